@@ -1,0 +1,3 @@
+from ctxtool.cli import main
+
+main()

@@ -1,0 +1,23 @@
+"""Shared test fixtures. Database fixtures talk to real servers; see tests/backends.py."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def backend_unavailable(name: str, reason: str) -> None:
+    """Skip a test whose backend is missing, unless CI requires every present backend
+    (``CTXTOOL_REQUIRE_BACKENDS=1``), in which case a missing backend that should be there fails."""
+    if os.environ.get("CTXTOOL_REQUIRE_BACKENDS") == "1":
+        pytest.fail(f"{name} is required here but unavailable: {reason}")
+    pytest.skip(f"{name} unavailable: {reason}")
+
+
+@pytest.fixture
+def data_home(tmp_path, monkeypatch):
+    """An isolated ctxtool data directory."""
+    home = tmp_path / "ctxtool-home"
+    monkeypatch.setenv("CTXTOOL_HOME", str(home))
+    return home
