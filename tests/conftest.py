@@ -21,3 +21,13 @@ def data_home(tmp_path, monkeypatch):
     home = tmp_path / "ctxtool-home"
     monkeypatch.setenv("CTXTOOL_HOME", str(home))
     return home
+
+
+# The session-scoped database fixtures (pg_dsn, pg18_dsn, mariadb_dsn, spanner_dsn, ... *_samples_dsn).
+from tests.backends import *  # noqa: E402,F401,F403
+
+# The scripted OpenAI-compatible server for language-model tests (see tests/fake_llm.py).
+from tests.fake_llm import fake_llm  # noqa: E402,F401
+
+# The runtime's own financial database and Runtime (see tests/rt_support.py).
+from tests.rt_support import financial_dsn, financial_runtime  # noqa: E402,F401

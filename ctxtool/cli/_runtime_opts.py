@@ -1,0 +1,86 @@
+"""Options shared by `ask`, `eval` and `serve`: which set, which database, how careful."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from ctxtool.errors import InputError
+
+
+def runtime_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option(
+            "--set", "set_ref", metavar="NAME[@VERSION]", help="A published set (see `ctxtool sets list`)."
+        ),
+        click.option(
+            "--context", "context_file", metavar="FILE", help="A context-set file instead of a published set."
+        ),
+        click.option(
+            "--store", default=None, help="Where published sets live (PostgreSQL DSN or SQLite file)."
+        ),
+        click.option(
+            "--dsn", envvar="CTXTOOL_DSN", metavar="DSN", help="The database to answer from ($CTXTOOL_DSN)."
+        ),
+        click.option(
+            "--dialect", default=None, help="postgres, mysql or spanner (default: from the database)."
+        ),
+        click.option(
+            "--threshold",
+            type=float,
+            default=None,
+            help="Confidence needed to answer without asking back (0..1).",
+        ),
+        click.option("--row-cap", type=int, default=1000, show_default=True, help="At most this many rows."),
+        click.option(
+            "--timeout", type=float, default=5.0, show_default=True, help="Statement timeout in seconds."
+        ),
+        click.option(
+            "--object-list",
+            default=None,
+            metavar="T1,T2",
+            help="Tables SQL written by a language model may read (default: every table of the database).",
+        ),
+        click.option(
+            "--no-llm", is_flag=True, help="Never call a language model, even when one is configured."
+        ),
+    ]
+    for opt in reversed(options):
+        func = opt(func)
+    return func
+
+
+def make_runtime(
+    set_ref: str | None,
+    context_file: str | None,
+    store: str | None,
+    dsn: str | None,
+    dialect: str | None,
+    threshold: float | None,
+    row_cap: int,
+    timeout: float,
+    object_list: str | None,
+    no_llm: bool,
+    *,
+    need_dsn: bool = True,
+):
+    from ctxtool.runtime import Runtime
+    from ctxtool.runtime.core import DEFAULT_THRESHOLD
+
+    if bool(set_ref) == bool(context_file):
+        raise InputError("name the set with exactly one of --set NAME[@VERSION] or --context FILE")
+    if need_dsn and not dsn:
+        raise InputError("give the database with --dsn DSN (or $CTXTOOL_DSN)")
+    return Runtime(
+        context_file or set_ref,
+        dsn=dsn,
+        dialect=dialect,
+        store=store,
+        threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+        statement_timeout=timeout,
+        row_cap=row_cap,
+        object_list=[o.strip() for o in object_list.split(",") if o.strip()] if object_list else None,
+        use_llm=False if no_llm else None,
+    )

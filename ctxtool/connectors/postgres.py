@@ -1,0 +1,552 @@
+"""PostgreSQL and AlloyDB through psycopg 3: a read-only session with a statement timeout and a row cap.
+
+Every statement runs inside a ``READ ONLY`` transaction that is rolled back afterwards; the session
+also sets ``default_transaction_read_only`` and ``statement_timeout``. SQL in the context-set style
+(``$1..$n``, ``$value``) goes through :class:`psycopg.RawCursor`, so ``$n`` placeholders reach the
+server as they are and values are always bound. Introspection reads the catalogs with a fixed
+number of queries (relations, columns, constraints, indexes, statistics), whatever the number of
+tables: a schema of 1,000 tables costs the same handful of round trips as one of ten.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ctxtool.connectors.base import (
+    DEFAULT_ROW_CAP,
+    DEFAULT_STATEMENT_TIMEOUT,
+    Connector,
+    QueryResult,
+    ServerInfo,
+)
+from ctxtool.connectors.dsn import DSN
+from ctxtool.connectors.errors import bind, connect_error, statement_error
+from ctxtool.connectors.profile import SAMPLE_ROWS, jsonable, profile_rows, type_category
+from ctxtool.placeholders import find_sql_placeholders
+
+ALLOYDB_EXTENSIONS = ("alloydb_ai_nl", "google_columnar_engine", "google_ml_integration", "alloydb_scann")
+_SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
+_KINDS = {"r": "table", "p": "table", "f": "foreign_table", "v": "view", "m": "materialized_view"}
+_CURSORABLE = re.compile(r"^\s*(?:\(\s*)*(select|with|values|table)\b", re.IGNORECASE)
+_LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*\n?|/\*.*?\*/)*", re.DOTALL)
+
+
+def flavour_from_extensions(installed: Sequence[str], available: Sequence[str] = ()) -> str:
+    """``alloydb`` when the server has (or offers) an AlloyDB-only extension, else ``postgresql``."""
+    return "alloydb" if (set(installed) | set(available)) & set(ALLOYDB_EXTENSIONS) else "postgresql"
+
+
+def quote_ident(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+class PostgresConnector(Connector):
+    """A read-only session on PostgreSQL, AlloyDB or Cloud SQL for PostgreSQL."""
+
+    engine = "postgres"
+    dialect = "postgres"
+
+    def __init__(
+        self,
+        dsn: DSN,
+        *,
+        statement_timeout: float = DEFAULT_STATEMENT_TIMEOUT,
+        row_cap: int = DEFAULT_ROW_CAP,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        super().__init__(statement_timeout=statement_timeout, row_cap=row_cap)
+        import psycopg
+
+        self.dsn = dsn
+        self.round_trips = 0
+        self._info: ServerInfo | None = None
+        self._database: str | None = None
+        self._plan_counter = 0
+        try:
+            self.conn = psycopg.connect(
+                dsn.libpq(),
+                autocommit=True,
+                connect_timeout=max(1, int(connect_timeout)),
+                application_name="ctxtool",
+                prepare_threshold=None,  # no server-side prepared statements: safe behind poolers
+            )
+        except psycopg.Error as exc:
+            raise connect_error(exc, dsn) from None
+        self.round_trips += 1
+        try:
+            ms = max(1, int(statement_timeout * 1000))
+            self.conn.execute(
+                f"SET statement_timeout = {ms}; SET default_transaction_read_only = on; "
+                "SET idle_in_transaction_session_timeout = 60000"
+            )
+            self.round_trips += 1
+            self.conn.autocommit = False
+            self.conn.read_only = True
+        except psycopg.Error as exc:
+            self.conn.close()
+            raise statement_error(exc, dsn, "cannot set up a read-only session") from None
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _execute(self, cur: Any, sql: str, params: Any = None) -> Any:
+        self.round_trips += 1
+        return cur.execute(sql, params)
+
+    def _finish(self) -> None:
+        """End the current (read-only) transaction; nothing was written, so roll back."""
+        import psycopg
+
+        if self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            self.round_trips += 1
+            try:
+                self.conn.rollback()
+            except psycopg.Error:
+                pass
+
+    def _catalog(self, sql: str, params: Any = None) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        try:
+            with self.conn.cursor() as cur:
+                if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                    self.round_trips += 1  # BEGIN READ ONLY
+                self._execute(cur, sql, params)
+                return cur.fetchall()
+        except psycopg.Error as exc:
+            self._finish()
+            raise statement_error(exc, self.dsn, "reading the catalog failed") from None
+
+    # ------------------------------------------------------------------ interface
+
+    def info(self) -> ServerInfo:
+        if self._info is None:
+            rows = self._catalog(
+                "SELECT current_setting('server_version'), current_database(), "
+                "(SELECT coalesce(array_agg(extname::text ORDER BY extname), '{}') FROM pg_extension), "
+                "(SELECT coalesce(array_agg(name::text ORDER BY name), '{}') FROM pg_available_extensions "
+                " WHERE name = ANY(%s))",
+                (list(ALLOYDB_EXTENSIONS),),
+            )
+            self._finish()
+            version, database, installed, available = rows[0]
+            version = str(version).split(" ", 1)[0]
+            flavour = flavour_from_extensions(installed, available)
+            self._database = database
+            self._info = ServerInfo(
+                engine="postgres",
+                flavour=flavour,
+                version=version,
+                dialect="postgres",
+                extensions=sorted(installed),
+            )
+        return self._info
+
+    @property
+    def server_version_num(self) -> int:
+        return int(self.conn.info.server_version)
+
+    def query(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
+    ) -> QueryResult:
+        import psycopg
+
+        cap = self.row_cap if max_rows is None else max_rows
+        driver_sql, driver_params = bind(sql, "postgres", params, "numbered")
+        body = _LEADING_COMMENTS.sub("", driver_sql)
+        try:
+            if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                self.round_trips += 1
+            if _CURSORABLE.match(body):
+                # A server-side cursor: only the rows under the cap ever leave the server.
+                cur = psycopg.RawServerCursor(self.conn, "ctxtool_q")
+            else:
+                cur = psycopg.RawCursor(self.conn)
+            with cur:
+                self._execute(cur, driver_sql, driver_params)
+                if cur.description is None:
+                    return QueryResult(columns=[], rows=[])
+                rows = cur.fetchmany(cap + 1)
+                columns = [d.name for d in cur.description]
+                types = [self._type_name(d.type_code) for d in cur.description]
+        except psycopg.Error as exc:
+            self._finish()
+            raise statement_error(exc, self.dsn, "the query failed") from None
+        finally:
+            self._finish()
+        truncated = len(rows) > cap
+        return QueryResult(
+            columns=columns, rows=[tuple(r) for r in rows[:cap]], truncated=truncated, column_types=types
+        )
+
+    def _type_name(self, oid: int) -> str:
+        info = self.conn.adapters.types.get(oid)
+        return info.name if info is not None else str(oid)
+
+    def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
+        """The JSON plan of ``sql``. Without values, placeholders are planned generically
+        (``EXPLAIN (GENERIC_PLAN)`` on 16+, a prepared statement executed with NULLs before)."""
+        import psycopg
+
+        found = find_sql_placeholders(sql, "postgres")
+        prepared: str | None = None
+        try:
+            if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                self.round_trips += 1
+            with psycopg.RawCursor(self.conn) as cur:
+                if params is not None or not found:
+                    driver_sql, driver_params = bind(sql, "postgres", params, "numbered")
+                    self._execute(cur, "EXPLAIN (FORMAT JSON) " + driver_sql, driver_params or None)
+                    return _json_plan(cur.fetchall())
+                driver_sql = _numbered_only(sql, found)
+                highest = max((int(p.name) for p in found if p.kind == "numbered"), default=0)
+                n_params = highest + (1 if any(p.kind == "named" for p in found) else 0)
+                if self.server_version_num >= 160000:
+                    self._execute(cur, "EXPLAIN (GENERIC_PLAN, FORMAT JSON) " + driver_sql)
+                    return _json_plan(cur.fetchall())
+                self._plan_counter += 1
+                prepared = f"ctxtool_plan_{self._plan_counter}"
+                self._execute(cur, "SET LOCAL plan_cache_mode = force_generic_plan")
+                self._execute(cur, f"PREPARE {prepared} AS {driver_sql}")
+                nulls = ", ".join(["NULL"] * n_params)
+                self._execute(cur, f"EXPLAIN (FORMAT JSON) EXECUTE {prepared}({nulls})")
+                return _json_plan(cur.fetchall())
+        except psycopg.Error as exc:
+            self._finish()
+            raise statement_error(exc, self.dsn, "the server cannot plan the query") from None
+        finally:
+            self._finish()
+            if prepared is not None:  # prepared statements outlive the transaction: drop it after
+                self._deallocate(prepared)
+
+    def _deallocate(self, name: str) -> None:
+        import psycopg
+
+        try:
+            self.round_trips += 1
+            with self.conn.cursor() as cur:
+                self._execute(cur, f"DEALLOCATE {name}")
+        except psycopg.Error:
+            pass  # never prepared (PREPARE failed): nothing to drop
+        finally:
+            self._finish()
+
+    def sample_column(self, table: str, column: str, n: int = 100, *, schema: str | None = None) -> list[Any]:
+        target = (quote_ident(schema) + "." if schema else "") + quote_ident(table)
+        col = quote_ident(column)
+        sql = (
+            f"SELECT v FROM (SELECT {col} AS v FROM {target} WHERE {col} IS NOT NULL LIMIT {SAMPLE_ROWS}) s "
+            f"GROUP BY v ORDER BY count(*) DESC, v LIMIT {int(n)}"
+        )
+        try:
+            result = self.query(sql, max_rows=n)
+        except Exception:  # noqa: BLE001 - types without ordering/equality (json): plain sample
+            result = self.query(
+                f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT {int(n)}", max_rows=n
+            )
+        seen: list[Any] = []
+        for (value,) in result.rows:
+            if value not in seen:
+                seen.append(value)
+        return seen
+
+    def introspect(
+        self, schemas: Sequence[str] | None = None, *, profile: bool = False, progress: Any = None
+    ) -> dict:
+        info = self.info()
+        step = progress or (lambda *a, **k: None)
+        step("relations")
+        if schemas:
+            where = "n.nspname = ANY(%s)"
+            params: tuple[Any, ...] = (list(schemas),)
+        else:
+            where = (
+                "n.nspname <> ALL(%s) AND n.nspname NOT LIKE 'pg\\_temp\\_%%' "
+                "AND n.nspname NOT LIKE 'pg\\_toast\\_temp\\_%%'"
+            )
+            params = (list(_SYSTEM_SCHEMAS),)
+        rels = self._catalog(
+            "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8 "
+            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "LEFT JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass "
+            "AND d.objsubid = 0 "
+            f"WHERE c.relkind IN ('r','p','v','m','f') AND NOT c.relispartition AND {where} "
+            "AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_class'::regclass "
+            "AND e.objid = c.oid AND e.deptype = 'e')",
+            params,
+        )
+        schema_names = self._catalog(
+            f"SELECT n.nspname::text FROM pg_namespace n WHERE {where} AND n.nspname NOT LIKE 'pg\\_%%'",
+            params,
+        )
+        tables: dict[int, dict[str, Any]] = {}
+        for oid, nsp, name, kind, comment, reltuples in rels:
+            tables[oid] = {
+                "_schema": nsp,
+                "name": name,
+                "kind": _KINDS.get(kind, "table"),
+                "comment": comment,
+                "row_estimate": int(reltuples) if reltuples is not None and reltuples >= 0 else None,
+                "columns": [],
+                "primary_key": [],
+                "foreign_keys": [],
+                "unique": [],
+                "indexes": [],
+                "interleave": None,
+            }
+        oids = list(tables)
+        step("columns")
+        col_rows = self._catalog(
+            "SELECT a.attrelid, a.attnum, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
+            "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text "
+            "FROM pg_attribute a "
+            "LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum "
+            "LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass "
+            "AND d.objsubid = a.attnum "
+            "WHERE a.attrelid = ANY(%s::oid[]) AND a.attnum > 0 AND NOT a.attisdropped "
+            "ORDER BY a.attrelid, a.attnum",
+            (oids,),
+        )
+        names: dict[tuple[int, int], str] = {}  # (relid, attnum) -> column name, to decode key arrays
+        for relid, attnum, name, typ, notnull, default, comment, generated, identity in col_rows:
+            names[(relid, attnum)] = name
+            col: dict[str, Any] = {
+                "name": name,
+                "type": typ,
+                "nullable": not notnull,
+                "default": default if not generated else None,
+                "comment": comment,
+            }
+            if generated:
+                col["generated"] = default
+            if identity:
+                col["identity"] = "always" if identity == "a" else "by default"
+            tables[relid]["columns"].append(col)
+        step("constraints")
+        con_rows = self._catalog(
+            "SELECT con.conrelid, con.conname::text, con.contype::text, con.conkey::int[], "
+            "fn.nspname::text, fc.relname::text, con.confrelid, con.confkey::int[], "
+            "con.confdeltype::text, con.confupdtype::text "
+            "FROM pg_constraint con "
+            "LEFT JOIN pg_class fc ON fc.oid = con.confrelid "
+            "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace "
+            "WHERE con.conrelid = ANY(%s::oid[]) AND con.contype IN ('p', 'u', 'f')",
+            (oids,),
+        )
+        outside = sorted({row[6] for row in con_rows if row[2] == "f" and row[6] not in tables})
+        if outside:  # foreign keys to tables in schemas not introspected: one more query for their names
+            for relid, attnum, name in self._catalog(
+                "SELECT attrelid, attnum, attname::text FROM pg_attribute WHERE attrelid = ANY(%s::oid[]) "
+                "AND attnum > 0",
+                (outside,),
+            ):
+                names[(relid, attnum)] = name
+        actions = {"a": "no action", "r": "restrict", "c": "cascade", "n": "set null", "d": "set default"}
+        for (
+            relid,
+            name,
+            contype,
+            keys,
+            ref_schema,
+            ref_table,
+            ref_relid,
+            ref_keys,
+            on_delete,
+            on_update,
+        ) in con_rows:
+            table = tables[relid]
+            cols = [names.get((relid, k), str(k)) for k in keys or []]
+            if contype == "p":
+                table["primary_key"] = cols
+            elif contype == "u":
+                table["unique"].append(cols)
+            else:
+                table["foreign_keys"].append(
+                    {
+                        "name": name,
+                        "columns": cols,
+                        "ref_schema": ref_schema,
+                        "ref_table": ref_table,
+                        "ref_columns": [names.get((ref_relid, k), str(k)) for k in ref_keys or []],
+                        "on_delete": actions.get(on_delete, on_delete),
+                        "on_update": actions.get(on_update, on_update),
+                    }
+                )
+        step("indexes")
+        # pg_get_indexdef is slow: it is asked only for expression keys (attnum 0)
+        idx_rows = self._catalog(
+            "SELECT i.indrelid, ic.relname::text, am.amname::text, i.indisunique, i.indisprimary, "
+            "i.indnkeyatts, i.indkey::int2[], "
+            "CASE WHEN 0 = ANY(i.indkey::int2[]) THEN ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, true) "
+            "  FROM generate_series(1, i.indnatts) k ORDER BY k) END, "
+            "i.indclass::oid[], pg_get_expr(i.indpred, i.indrelid), i.indisvalid "
+            "FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam "
+            "WHERE i.indrelid = ANY(%s::oid[])",
+            (oids,),
+        )
+        # operator classes other than the default one of their type (gin_trgm_ops, vector_cosine_ops...)
+        special = dict(self._catalog("SELECT oid, opcname::text FROM pg_opclass WHERE NOT opcdefault"))
+        for (
+            relid,
+            name,
+            method,
+            unique,
+            primary,
+            nkey,
+            keys,
+            exprs,
+            opclass_oids,
+            predicate,
+            valid,
+        ) in idx_rows:
+            defs = list(exprs) if exprs else [names.get((relid, k), str(k)) for k in keys]
+            opclasses = [special.get(o, "") for o in opclass_oids or []]
+            index: dict[str, Any] = {
+                "name": name,
+                "columns": defs[:nkey],
+                "unique": bool(unique),
+                "primary": bool(primary),
+                "method": method,
+                "opclasses": list(opclasses) if any(opclasses) else [],
+            }
+            if len(defs) > nkey:
+                index["include"] = defs[nkey:]
+            if predicate:
+                index["predicate"] = predicate
+            if not valid:
+                index["valid"] = False
+            tables[relid]["indexes"].append(index)
+        if profile:
+            self._profile(tables, step)
+        self._finish()
+        by_schema: dict[str, list[dict[str, Any]]] = {name: [] for (name,) in schema_names}
+        for table in tables.values():
+            by_schema.setdefault(table.pop("_schema"), []).append(table)
+        return {
+            "engine": "postgres",
+            "flavour": info.flavour,
+            "version": info.version,
+            "dialect": "postgres",
+            "extensions": info.extensions,
+            "database": self._database,
+            "schemas": [{"name": name, "tables": ts} for name, ts in by_schema.items()],
+        }
+
+    def _profile(self, tables: dict[int, dict[str, Any]], step: Any) -> None:
+        """Column profiles from ``pg_stats`` (one query); never-analyzed tables get a bounded sample."""
+        step("statistics")
+        stat_rows = self._catalog(
+            "SELECT c.oid, s.attname::text, s.null_frac::float8, s.n_distinct::float8, "
+            "s.most_common_vals::text::text[], s.most_common_freqs::float8[], "
+            "s.histogram_bounds::text::text[], s.avg_width "
+            "FROM pg_stats s JOIN pg_namespace n ON n.nspname = s.schemaname "
+            "JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = s.tablename "
+            "WHERE c.oid = ANY(%s::oid[]) ORDER BY c.oid, s.attname, s.inherited",
+            (list(tables),),
+        )
+        stats: dict[tuple[int, str], tuple[Any, ...]] = {}
+        for row in stat_rows:
+            stats.setdefault((row[0], row[1]), row)
+        for oid, table in tables.items():
+            if table["kind"] not in ("table", "materialized_view"):
+                continue
+            missing = [c for c in table["columns"] if (oid, c["name"]) not in stats]
+            if missing and table["columns"]:
+                step(f"sampling {table['name']}")
+                self._sample_profile(table)
+                continue
+            rows = table["row_estimate"] or 0
+            for col in table["columns"]:
+                _, _, null_frac, n_distinct, mcv, mcf, hist, avg_width = stats[(oid, col["name"])]
+                category = type_category(col["type"])
+                distinct = n_distinct if n_distinct >= 0 else -n_distinct * rows
+                common = []
+                if mcv and mcf and category != "other":
+                    common = [
+                        {"value": _typed(v, category), "frequency": round(float(f), 4)}
+                        for v, f in zip(mcv, mcf, strict=False)
+                    ][:10]
+                lo = hi = None
+                if category in ("number", "date"):
+                    candidates = [v for v in list(mcv or []) + list(hist or []) if v is not None]
+                    key = (lambda v: float(v)) if category == "number" else (lambda v: v)
+                    try:
+                        if candidates:
+                            lo, hi = min(candidates, key=key), max(candidates, key=key)
+                    except ValueError:
+                        lo = hi = None
+                col["profile"] = {
+                    "distinct": int(round(distinct)),
+                    "null_fraction": round(float(null_frac), 4),
+                    "most_common": common,
+                    "min": _typed(lo, category) if lo is not None else None,
+                    "max": _typed(hi, category) if hi is not None else None,
+                    "avg_length": float(avg_width) if category == "text" and avg_width is not None else None,
+                }
+
+    def _sample_profile(self, table: dict[str, Any]) -> None:
+        target = quote_ident(table["_schema"]) + "." + quote_ident(table["name"])
+        cols = ", ".join(quote_ident(c["name"]) for c in table["columns"])
+        import psycopg
+
+        try:
+            with self.conn.cursor() as cur:
+                self._execute(cur, f"SELECT {cols} FROM {target} LIMIT {SAMPLE_ROWS}")
+                rows = cur.fetchall()
+        except psycopg.Error as exc:
+            self._finish()
+            raise statement_error(exc, self.dsn, f"sampling {table['name']} failed") from None
+        total = table["row_estimate"]
+        if total is None and len(rows) < SAMPLE_ROWS:
+            total = len(rows)
+        profiles = profile_rows(
+            [c["name"] for c in table["columns"]],
+            [c["type"] for c in table["columns"]],
+            rows,
+            total_rows=total,
+        )
+        for col in table["columns"]:
+            col["profile"] = profiles[col["name"]]
+
+    def close(self) -> None:
+        try:
+            self._finish()
+        finally:
+            self.conn.close()
+
+
+def _typed(text: str | None, category: str) -> Any:
+    """A statistics value (text in pg_stats) as JSON: numbers parsed, everything else as text."""
+    if text is None:
+        return None
+    if category == "number":
+        try:
+            number = float(text)
+        except ValueError:
+            return text
+        return int(number) if number.is_integer() and abs(number) < 2**53 and "." not in text else number
+    return jsonable(text)
+
+
+def _json_plan(rows: list[tuple[Any, ...]]) -> Any:
+    plan = rows[0][0] if rows else None
+    if isinstance(plan, str):
+        import json
+
+        plan = json.loads(plan)
+    return plan
+
+
+def _numbered_only(sql: str, found: Sequence[Any]) -> str:
+    """``sql`` with ``$value`` renumbered after the highest ``$n`` so all placeholders are numbered."""
+    highest = max((int(p.name) for p in found if p.kind == "numbered"), default=0)
+    parts: list[str] = []
+    last = 0
+    for p in found:
+        if p.kind == "named":
+            parts.append(sql[last : p.start])
+            parts.append(f"${highest + 1}")
+            last = p.end
+    parts.append(sql[last:])
+    return "".join(parts)

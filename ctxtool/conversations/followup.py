@@ -1,0 +1,940 @@
+"""Follow-up questions without a model: rewrite the previous query through the schema, templates,
+facets and linked values.
+
+A follow-up is classified by what it asks of the previous query:
+
+- ``breakdown``: "break out count of customers by region", "and per gender?" -> group by a column
+  (joined through foreign keys when its table is not in the query yet);
+- ``filter``: "what about Brno?", "only gold cards" -> a linked value (or facet) replaces the
+  previous value on the same column, or is added as a new condition;
+- ``topn``: "keep the top 5 and include a rank" -> order by the measure, limit, optional ``RANK()``;
+- ``sort``: "sort by district name", "lowest first" -> change the ORDER BY;
+- ``result``: "how many are there?", "which of these has the most?", "what is the total of those?"
+  -> a query over the previous result.
+
+Values never enter the SQL text: placeholders of the previous query are kept (as sentinels while
+the tree is rewritten) and new values become new parameters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from ctxtool.dialects import normalize
+from ctxtool.errors import InputError
+
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twenty": 20,
+}
+_SYNONYMS = {
+    "sex": "gender",
+    "kind": "type",
+    "kinds": "type",
+    "types": "type",
+    "state": "status",
+    "regions": "region",
+    "districts": "district",
+    "areas": "region",
+    "area": "region",
+    "genders": "gender",
+    "cards": "card",
+    "loans": "loan",
+    "accounts": "account",
+    "clients": "client",
+    "customers": "client",
+    "customer": "client",
+    "statuses": "status",
+    "frequencies": "frequency",
+    "years": "year",
+    "months": "month",
+    "city": "district",
+    "cities": "district",
+    "town": "district",
+    "name": "name",
+}
+_DIM_STOP = frozenset(
+    "the a an their its each every of for in with and by per them those these it all which what is are".split()
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class FollowupError(InputError):
+    """The follow-up cannot be applied to the previous query."""
+
+
+# ---------------------------------------------------------------------------------------------------
+# schema: columns, comments and foreign keys from a snapshot
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ColumnInfo:
+    table: str
+    name: str
+    type: str = ""
+    comment: str = ""
+    distinct: int | None = None
+
+
+@dataclass
+class Dimension:
+    table: str  # real table name as written in the schema
+    column: str
+    label: str  # the output column name
+    part: str | None = None  # "year" / "month": EXTRACT of a date column
+
+
+@dataclass
+class Schema:
+    """Tables, columns and foreign-key edges; enough to find a column by words and join to it."""
+
+    columns: dict[str, list[ColumnInfo]] = field(default_factory=dict)  # lower table -> columns
+    names: dict[str, str] = field(default_factory=dict)  # lower table -> as written
+    edges: dict[str, list[tuple[str, list[str], list[str]]]] = field(default_factory=dict)
+
+    @classmethod
+    def from_snapshot(cls, snapshot: dict[str, Any]) -> Schema:
+        schema = cls()
+        for sch in snapshot.get("schemas") or []:
+            for table in sch.get("tables") or []:
+                key = table["name"].lower()
+                schema.names[key] = table["name"]
+                schema.columns[key] = [
+                    ColumnInfo(
+                        table["name"],
+                        c["name"],
+                        str(c.get("type") or ""),
+                        str(c.get("comment") or ""),
+                        (c.get("profile") or {}).get("distinct"),
+                    )
+                    for c in table.get("columns") or []
+                ]
+                for fk in table.get("foreign_keys") or []:
+                    ref = fk["ref_table"].lower()
+                    schema.edges.setdefault(key, []).append((ref, fk["columns"], fk["ref_columns"]))
+                    schema.edges.setdefault(ref, []).append((key, fk["ref_columns"], fk["columns"]))
+        return schema
+
+    def join_path(self, sources: Sequence[str], target: str) -> list[tuple[str, list[str], str, list[str]]]:
+        """The shortest chain of foreign-key joins from any of ``sources`` to ``target``:
+        ``[(from_table, from_columns, to_table, to_columns), ...]`` (empty when already there)."""
+        target = target.lower()
+        starts = [s.lower() for s in sources]
+        if target in starts:
+            return []
+        prev: dict[str, tuple[str, list[str], list[str]] | None] = {s: None for s in starts}
+        queue = deque(starts)
+        while queue:
+            cur = queue.popleft()
+            for nxt, cols, ref_cols in self.edges.get(cur, []):
+                if nxt in prev:
+                    continue
+                prev[nxt] = (cur, cols, ref_cols)
+                if nxt == target:
+                    path = []
+                    node = nxt
+                    while prev[node] is not None:
+                        frm, c, rc = prev[node]  # type: ignore[misc]
+                        path.append((frm, c, node, rc))
+                        node = frm
+                    return list(reversed(path))
+                queue.append(nxt)
+        raise FollowupError(f"no foreign-key path joins {', '.join(starts)} to {target}")
+
+    def find_dimension(self, phrase: str, near: Sequence[str] = ()) -> Dimension | None:
+        """The column a phrase like "region", "card type" or "year" names (ids excluded): words of
+        the column name count most, then words of its comment, then its table's name (which alone
+        names the table's descriptive ``name`` column)."""
+        vocab = self._vocabulary()
+        words = []
+        for w in _WORD.findall(phrase.lower()):
+            if w in _DIM_STOP:
+                continue
+            w = _SYNONYMS.get(w, w)
+            if w.endswith("s") and len(w) > 3 and w not in vocab and w[:-1] in vocab:
+                w = w[:-1]
+            words.append(w)
+        if not words:
+            return None
+        near_l = [n.lower() for n in near]
+        best: tuple[float, ColumnInfo] | None = None
+        for table, cols in self.columns.items():
+            table_words = {table, table.rstrip("s")}
+            for col in cols:
+                cname = col.name.lower()
+                if cname.endswith("_id") or cname == "id":
+                    continue
+                name_words = set(_WORD.findall(cname.replace("_", " ")))
+                comment_words = set(_WORD.findall(col.comment.lower()))
+                is_name = "name" in name_words or "name" in comment_words
+                score = 0.0
+                direct = False
+                for w in words:
+                    if w in name_words:
+                        score += 1.0
+                        direct = True
+                    elif w in comment_words:
+                        score += 0.9
+                        direct = True
+                    elif w in table_words:
+                        score += 0.4
+                        if is_name:
+                            score += 0.3
+                            direct = True
+                if not direct:
+                    continue
+                if table in near_l:
+                    score += 0.15
+                if best is None or score > best[0]:
+                    best = (score, col)
+        part = next((p for p in ("decade", "year", "month") if p in words), None)
+        if "age" in words:
+            part = "age_group"
+        if best is not None and part != "age_group":
+            col = best[1]
+            if part and _is_date(col):
+                return Dimension(col.table, col.name, part, part)
+            return Dimension(col.table, col.name, _label(col))
+        if part == "age_group":  # ages in decades, from a birth date
+            tables = near_l + [t for t in self.columns if t not in near_l]
+            for table in tables:
+                for col in self.columns.get(table, []):
+                    if _is_date(col) and "birth" in (col.name + " " + col.comment).lower():
+                        return Dimension(col.table, col.name, "age_group", part)
+            return None
+        if part:
+            for table in near_l:
+                for col in self.columns.get(table, []):
+                    if _is_date(col):
+                        return Dimension(col.table, col.name, part, part)
+        return None
+
+    def _vocabulary(self) -> set[str]:
+        vocab: set[str] = set()
+        for table, cols in self.columns.items():
+            vocab.add(table)
+            for col in cols:
+                vocab.update(_WORD.findall(col.name.lower().replace("_", " ")))
+                vocab.update(_WORD.findall(col.comment.lower()))
+        return vocab
+
+
+def _is_date(col: ColumnInfo) -> bool:
+    return "date" in col.type.lower() or "time" in col.type.lower()
+
+
+def date_part(col: exp.Expression, part: str) -> exp.Expression:
+    """``year``/``month``: EXTRACT; ``decade``: the year rounded down to tens; ``age_group``: the age
+    today rounded down to tens (20 means 20-29)."""
+
+    def year_of(e: exp.Expression) -> exp.Expression:
+        return exp.Extract(this=exp.var("YEAR"), expression=e)
+
+    ten = exp.Literal.number(10)
+    if part == "decade":
+        return exp.Mul(this=exp.Floor(this=exp.Div(this=year_of(col), expression=ten)), expression=ten.copy())
+    if part == "age_group":
+        age = exp.Paren(this=exp.Sub(this=year_of(exp.CurrentDate()), expression=year_of(col)))
+        return exp.Mul(this=exp.Floor(this=exp.Div(this=age, expression=ten)), expression=ten.copy())
+    return exp.Extract(this=exp.var(part.upper()), expression=col)
+
+
+def _label(col: ColumnInfo) -> str:
+    """A readable output name: the column name, ``table_name`` for generic names, else the comment."""
+    name = col.name
+    if re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+        if name in ("type", "name", "status", "date", "value", "kind"):
+            return f"{col.table.lower()}_{name}"
+        return name
+    words = _WORD.findall(col.comment.lower())[:2]
+    if words:
+        return "_".join(words)
+    return f"{col.table.lower()}_{name.lower()}"
+
+
+# ---------------------------------------------------------------------------------------------------
+# classification
+# ---------------------------------------------------------------------------------------------------
+
+_TOPN = re.compile(
+    r"\b(?P<dir>top|first|best|bottom|worst|last|highest|lowest|largest|smallest)\s+(?P<n>\d+|"
+    + "|".join(_NUMBER_WORDS)
+    + r")\b(?:\s+(?P<noun>[a-z]+))?"
+)
+# "the three biggest", "5 largest", "the 2 lowest"
+_TOPN_AFTER = re.compile(
+    r"\b(?:the\s+)?(?P<n>\d+|"
+    + "|".join(_NUMBER_WORDS)
+    + r")\s+(?P<dir>biggest|largest|highest|best|most|top|greatest|smallest|lowest|fewest|least|worst)\b"
+)
+_NOT_NOUNS = frozenset(
+    "with and by of in the rows row results result ones entries items values only please including include "
+    "plus ranked rank sorted ordered".split()
+)
+_SORT = re.compile(
+    r"\b(?:sort|sorted|order|ordered|arrange|arranged|rank them|list them)\s+(?:it\s+|them\s+|the\s+result\s+|the\s+rows\s+|the\s+list\s+)?"
+    r"(?:by|on)\s+(?P<key>[a-z0-9 ]+?)(?:\s+(?P<dir>asc|ascending|desc|descending|alphabetically))?\s*(?:[?.!,]|$)"
+)
+_SORT_DIR = re.compile(
+    r"\b(?P<w>ascending|descending|alphabetical(?:ly)?|reverse (?:the )?order|"
+    r"(?:lowest|smallest|fewest|least) first|(?:highest|largest|biggest|most) first)\b"
+)
+_BREAKDOWN = re.compile(
+    r"(?:\bbreak(?:\s+(?:it|that|this|them))?\s+(?:out|down)\b.*?|\bsplit\b.*?|\bgroup(?:ed)?\b.*?|\b)"
+    r"(?:\bby|\bper|\bfor each|\bfor every|\bacross|\bbroken down by)\s+(?:their\s+|the\s+|each\s+|its\s+)?"
+    r"(?P<dim>[a-z][a-z ]*?)\s*(?=$|[?.!,;]|\band\b|\bwith\b|\binclud|\bkeep|\bsorted|\bordered|\binstead)"
+)
+_RESULT = re.compile(
+    r"\b(?:which (?:(?:one|ones) )?(?:of|among) (?:these|those|them)|among (?:these|those|them)|which one|"
+    r"how many of (?:these|those|them)|(?:most|highest|largest|biggest|lowest|least|fewest|smallest|top|best|worst) "
+    r"(?:\w+ )?(?:of|among) (?:these|those|them)|"
+    r"how many (?:are there|rows|of them|results|were there|is that|in (?:the|that) (?:list|result))|"
+    r"how many \w+ (?:are|were) (?:there )?in (?:the|that|this) (?:result|list|answer)|"
+    r"how many \w+ (?:is that|is this|are those|are these|are they|were they)|"
+    r"(?:the )?(?:total|sum|average|mean) of (?:these|those|them|that|the result)|"
+    r"which \w+ (?:has|had|is|was|have) the (?:most|highest|largest|biggest|lowest|least|fewest|smallest)|"
+    r"(?:previous|last) (?:result|answer))\b"
+)
+_MOST_COMMON = re.compile(
+    r"\b(?:what|which) (?P<dim>[a-z][a-z ]*?) (?:is|are|was|were) (?:the )?(?P<dir>most|least) "
+    r"(?:common|frequent|popular|usual)\b|\b(?:the )?(?P<dir2>most|least) (?:common|frequent) (?P<dim2>[a-z][a-z ]*?)\s*[?.!]?\s*$"
+)
+_COUNT_OF_THEM = re.compile(
+    r"\bhow many (?:of (?:them|these|those)|\w+ of (?:them|these|those)) (?:are|is|were|was|have|had)\s+(?P<rest>.+)$"
+)
+_MEASURE_WORDS = frozenset("number count total sum amount average avg size value values".split())
+_FILTER_LEAD = re.compile(
+    r"^\s*(?:and\s+)?(?:what|how)\s+about\s+|^\s*(?:and\s+)?(?:only|just)\s+|^\s*(?:and\s+)?(?:same|the same)\s+(?:for|in)\s+|"
+    r"^\s*(?:and\s+)?(?:now\s+)?(?:for|in)\s+|^\s*and\s+|\binstead\b|^\s*now\s+"
+)
+_ONLY = re.compile(r"\b(?:only|just|also|as well|in addition|additionally|restricted to|limited to)\b")
+
+
+@dataclass
+class Intent:
+    """What a follow-up asks for; several parts may combine ("top 5 districts by count, with rank")."""
+
+    kinds: list[str] = field(default_factory=list)
+    dimension: str | None = None
+    add_dimension: bool = False  # "and also by X" keeps the existing grouping
+    top_n: int | None = None
+    topn_dimension: str | None = None  # the noun after "top N"
+    ascending: bool = False
+    rank: bool = False
+    sort_key: str | None = None
+    sort_dir: str | None = None  # "asc" | "desc" | "reverse"
+    result_op: str | None = None  # "count" | "max" | "min" | "sum" | "avg"
+    filter_text: str | None = None
+    add_filter: bool = False
+
+
+def _cut(text: str, m: re.Match[str]) -> str:
+    return text[: m.start()] + " " + text[m.end() :]
+
+
+_FILTER_LEAD_I = re.compile(_FILTER_LEAD.pattern, re.I)
+
+
+def classify(question: str) -> Intent:
+    """What the follow-up asks of the previous query (an empty ``kinds`` means: a new question)."""
+    original = " " + re.sub(r"\s+", " ", question.replace("’", "'")).strip() + " "
+    q = original.lower()
+    if len(q) != len(original):  # a character whose lower case is longer: keep the case-folded text
+        original = q
+    intent = Intent()
+    rest = q
+    rest_o = original
+    m = _MOST_COMMON.search(q)
+    if m:
+        # "What age group is most common": a breakdown by that, keeping the top (or bottom) one
+        intent.kinds += ["breakdown", "topn"]
+        intent.dimension = (m.group("dim") or m.group("dim2")).strip()
+        intent.top_n = 1
+        intent.ascending = (m.group("dir") or m.group("dir2")) == "least"
+        return intent
+    m = _COUNT_OF_THEM.search(q)
+    if m and m.group("rest").strip(" ?.!"):
+        # "how many of them are gold?": the previous rows, narrowed by a value
+        intent.kinds.append("filter")
+        intent.filter_text = original[m.start("rest") : m.end("rest")].strip(" ?.!,")
+        intent.add_filter = True
+        return intent
+    m = _RESULT.search(q)
+    if m:
+        intent.kinds.append("result")
+        if re.search(r"\bhow many\b", q):
+            intent.result_op = "count"
+        elif re.search(r"\b(?:total|sum)\b", q):
+            intent.result_op = "sum"
+        elif re.search(r"\b(?:average|mean)\b", q):
+            intent.result_op = "avg"
+        elif re.search(r"\b(?:least|lowest|fewest|smallest|minimum|worst)\b", q):
+            intent.result_op = "min"
+        else:
+            intent.result_op = "max"
+        return intent
+    m = _TOPN.search(q) or _TOPN_AFTER.search(q)
+    if m:
+        intent.kinds.append("topn")
+        n = m.group("n")
+        intent.top_n = int(n) if n.isdigit() else _NUMBER_WORDS[n]
+        intent.ascending = m.group("dir") in ("bottom", "worst", "lowest", "smallest", "fewest", "least")
+        intent.rank = bool(re.search(r"\brank(?:ed|ing)?\b", q)) and not re.search(r"\brank(?:ed)? by\b", q)
+        noun = m.groupdict().get("noun")
+        if noun and noun not in _NOT_NOUNS:
+            intent.topn_dimension = noun  # "top 5 districts": maybe a grouping to switch to
+        rest = q[: m.start()] + " " + q[m.end() :]
+        rest_o = original[: m.start()] + " " + original[m.end() :]
+    elif re.search(r"\b(?:include|add|with|show)\b.*\brank(?:ing)?\b", q):
+        intent.kinds.append("rank")
+        intent.rank = True
+    m = _SORT.search(rest)
+    if m:
+        intent.kinds.append("sort")
+        intent.sort_key = m.group("key").strip()
+        d = m.group("dir") or ""
+        intent.sort_dir = "desc" if d.startswith("desc") else ("asc" if d else None)
+        rest, rest_o = _cut(rest, m), _cut(rest_o, m)
+    else:
+        m = _SORT_DIR.search(rest)
+        if m:
+            w = m.group("w")
+            intent.kinds.append("sort")
+            if w.startswith("reverse"):
+                intent.sort_dir = "reverse"
+            elif w.startswith(("ascending", "alphabetical", "lowest", "smallest", "fewest", "least")):
+                intent.sort_dir = "asc"
+                if w.startswith("alphabetical"):
+                    intent.sort_key = "__label__"
+            else:
+                intent.sort_dir = "desc"
+            rest, rest_o = _cut(rest, m), _cut(rest_o, m)
+    m = _BREAKDOWN.search(rest)
+    if m and "topn" in intent.kinds:
+        rest, rest_o = _cut(rest, m), _cut(rest_o, m)  # "top 5 ... by their purchases": the ranking measure
+        m = None
+    if m and m.group("dim").strip():
+        dim = m.group("dim").strip()
+        intent.kinds.append("breakdown")
+        intent.dimension = dim
+        intent.add_dimension = bool(re.search(r"\b(?:also|additionally|and then|as well)\b", q))
+        rest, rest_o = _cut(rest, m), _cut(rest_o, m)
+    if not intent.kinds or _FILTER_LEAD.search(q):
+        text = _FILTER_LEAD_I.sub(" ", rest_o).strip(" ?.!,")
+        if text and (_FILTER_LEAD.search(q) or not intent.kinds):
+            if not intent.kinds and not _FILTER_LEAD.search(q):
+                return intent  # no follow-up marker at all: a new question
+            intent.kinds.append("filter")
+            intent.filter_text = text
+            intent.add_filter = bool(_ONLY.search(q)) and not re.search(
+                r"\b(?:what|how) about\b|\binstead\b", q
+            )
+    return intent
+
+
+_LEANS = re.compile(
+    r"^\s*(?:and|but|also|now|then|so|what about|how about|only|just|keep|sort|order|arrange|break|split|group|"
+    r"by|per|for each|for every|of (?:these|those|them)|which of|among|same|instead|include|add|rank|top|bottom|"
+    r"lowest|highest|largest|smallest|the (?:first|top|bottom)|give me (?:just|only) the)\b"
+    r"|\b(?:them|those|these|that one|the result|the list|as well|instead)\b",
+    re.I,
+)
+
+
+def leans_on_previous(question: str) -> bool:
+    """Whether the wording itself leans on the previous answer (an opener such as "and", "what about",
+    "keep", "break out", or a reference such as "them", "those", "the result")."""
+    return bool(_LEANS.search(question))
+
+
+# ---------------------------------------------------------------------------------------------------
+# rewriting
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class LinkedFilter:
+    """A value to filter on: ``table.column = value`` (from value linking or a literal)."""
+
+    column: str  # "table.column"
+    value: Any
+    phrase: str = ""
+    concept_type: str = ""
+    operator: str = "eq"
+    part: str | None = None  # "year" for EXTRACT(YEAR FROM column)
+
+
+@dataclass
+class Rewrite:
+    sql: str
+    params: list[Any]
+    kinds: list[str]
+    explanation: list[str]
+
+
+def _needs_quote(name: str) -> bool:
+    return not re.fullmatch(r"[a-z_][a-z0-9_]*", name)
+
+
+def _col(name: str, table: str | None) -> exp.Column:
+    return exp.Column(
+        this=exp.to_identifier(name, quoted=_needs_quote(name)),
+        table=exp.to_identifier(table) if table else None,
+    )
+
+
+class QueryRewriter:
+    """The previous query as a sqlglot tree with its parameters kept as sentinels."""
+
+    def __init__(self, sql: str, params: Sequence[Any], dialect: str, schema: Schema | None = None) -> None:
+        from ctxtool.runtime import sqlparts
+
+        self._sp = sqlparts
+        self.dialect = normalize(dialect)
+        self.schema = schema or Schema()
+        text, keys = sqlparts.to_sentinels(sql, self.dialect, "p")
+        self.values: dict[str, Any] = {}
+        for key in keys:
+            suffix = key[1:]
+            if suffix == "value":
+                raise FollowupError("the previous query uses $value; it cannot be rewritten")
+            n = int(suffix)
+            if n - 1 >= len(params):
+                raise FollowupError(
+                    f"the previous query has more placeholders than parameters ({len(params)})"
+                )
+            self.values[key] = params[n - 1]
+        # slot keys are "<letters><n>" for the n-th parameter; re-key them to this rewriter's "p<n>"
+        self.slots = {
+            "p" + re.sub(r"^[a-z_]+", "", key): slot
+            for key, slot in sqlparts.slot_columns(sql, self.dialect).items()
+        }
+        tree = sqlparts.parse(text, self.dialect)
+        if not isinstance(tree, exp.Select):
+            tree = exp.select("*").from_(
+                exp.Subquery(this=tree, alias=exp.TableAlias(this=exp.to_identifier("q")))
+            )
+        self.tree: exp.Select = tree
+        self._new = 0
+        self.explanation: list[str] = []
+        self._name_projections()
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _name_projections(self) -> None:
+        names: set[str] = set()
+        for i, proj in enumerate(self.tree.expressions):
+            if isinstance(proj, exp.Alias) or isinstance(proj, exp.Column) or isinstance(proj, exp.Star):
+                names.add(proj.alias_or_name.lower())
+                continue
+            agg = proj.find(exp.AggFunc)
+            base = agg.key.lower() if agg is not None else f"col{i + 1}"
+            name = base
+            k = 2
+            while name in names:
+                name = f"{base}_{k}"
+                k += 1
+            names.add(name)
+            proj.replace(exp.alias_(proj.copy(), name))
+
+    def new_param(self, value: Any) -> exp.Column:
+        self._new += 1
+        key = f"n{self._new}"
+        self.values[key] = value
+        return exp.column(f"__ctxp_{key}__")
+
+    def result(self) -> tuple[str, list[Any]]:
+        text = self._sp.generate(self.tree, self.dialect)
+        used = {k: v for k, v in self.values.items()}
+        return self._sp.from_sentinels(text, self.dialect, used)
+
+    def tables(self) -> dict[str, str]:
+        """Real table (lower) -> alias used in the outer SELECT."""
+        return self._sp.table_aliases(self.tree)
+
+    _wrapped_measures: list[str] | None = None
+
+    def measures(self) -> list[exp.Alias]:
+        if self._wrapped_measures is not None:
+            return [exp.alias_(exp.column(n), n) for n in self._wrapped_measures]
+        return [p for p in self.tree.expressions if isinstance(p, exp.Alias) and p.find(exp.AggFunc)]
+
+    def measure(self) -> exp.Alias | None:
+        ms = [m for m in self.measures() if not m.find(exp.Window)]
+        return ms[0] if ms else None
+
+    def dimensions(self) -> list[exp.Expression]:
+        if self._wrapped_measures is not None:
+            return [
+                p
+                for p in self.tree.expressions
+                if p.alias_or_name not in self._wrapped_measures and p.alias_or_name.lower() != "rank"
+            ]
+        return [p for p in self.tree.expressions if not p.find(exp.AggFunc) and not isinstance(p, exp.Star)]
+
+    def ensure_table(self, table: str) -> str:
+        """The alias of ``table`` in the outer SELECT, joining it through foreign keys if needed."""
+        aliases = self.tables()
+        if table.lower() in aliases:
+            return aliases[table.lower()]
+        if not aliases:
+            raise FollowupError("the previous query reads no table directly; cannot join to it")
+        path = self.schema.join_path(list(aliases), table)
+        used = {a.lower() for a in self._sp.all_aliases(self.tree)}
+        for frm, cols, to, ref_cols in path:
+            frm_alias = self.tables().get(frm, frm)
+            alias = to[0] if to[0] not in used else to[:2]
+            k = 2
+            while alias in used:
+                alias = f"{to[0]}{k}"
+                k += 1
+            used.add(alias)
+            cond = None
+            for c, rc in zip(cols, ref_cols, strict=False):
+                eq = exp.EQ(this=_col(rc, alias), expression=_col(c, frm_alias))
+                cond = eq if cond is None else exp.and_(cond, eq)
+            self.tree = self.tree.join(
+                exp.Table(
+                    this=exp.to_identifier(self.schema.names.get(to, to)),
+                    alias=exp.TableAlias(this=exp.to_identifier(alias)),
+                ),
+                on=cond,
+                join_type="inner",
+                copy=False,
+            )
+            self.explanation.append(f"joined {to} through {', '.join(cols)}")
+        return self.tables()[table.lower()]
+
+    def _order_by_measure(self, descending: bool = True, with_labels: bool = True) -> None:
+        m = self.measure()
+        order: list[exp.Expression] = []
+        if m is not None:
+            order.append(exp.Ordered(this=exp.column(m.alias), desc=descending))
+        if with_labels:
+            for d in self.dimensions():
+                name = d.alias_or_name
+                if name and not d.find(exp.Window):
+                    order.append(
+                        exp.Ordered(
+                            this=exp.column(name) if isinstance(d, exp.Alias) else d.copy(), desc=False
+                        )
+                    )
+        self.tree.set("order", exp.Order(expressions=order) if order else None)
+
+    # -- operations -----------------------------------------------------------------------------
+    def breakdown(self, dim: Dimension, keep_existing: bool = False) -> None:
+        alias = self.ensure_table(dim.table)
+        col: exp.Expression = _col(dim.column, alias)
+        if dim.part:
+            col = date_part(col, dim.part)
+        if self.measure() is None:
+            # a list becomes a count per group
+            self.tree.set("expressions", [exp.alias_(exp.Count(this=exp.Star()), "count")])
+            self.tree.set("distinct", None)
+            self.tree.set("limit", None)
+            self.explanation.append("counted the rows per group")
+        if not keep_existing:
+            self.tree.set("expressions", [p for p in self.tree.expressions if p.find(exp.AggFunc)])
+            self.tree.set("group", None)
+        self.tree.set("expressions", [exp.alias_(col.copy(), dim.label), *self.tree.expressions])
+        groups = list((self.tree.args.get("group") or exp.Group(expressions=[])).expressions)
+        groups.append(col.copy())
+        self.tree.set("group", exp.Group(expressions=groups))
+        self._order_by_measure()
+        self.explanation.append(f"broke the result out by {dim.table}.{dim.column}")
+
+    def top(self, n: int, ascending: bool = False, rank: bool = False) -> None:
+        m = self.measure()
+        if m is None:
+            raise FollowupError(
+                "the previous result has no measure to rank by; ask for a count or sum by something first"
+            )
+        self._order_by_measure(descending=not ascending)
+        if rank:
+            self.add_rank(ascending)
+        self.tree.set("limit", exp.Limit(expression=exp.Literal.number(n)))
+        self.explanation.append(f"kept the {'bottom' if ascending else 'top'} {n} by {m.alias}")
+
+    def add_rank(self, ascending: bool = False) -> None:
+        m = self.measure()
+        if m is None:
+            raise FollowupError("the previous result has no measure to rank by")
+        if any(p.alias_or_name.lower() == "rank" for p in self.tree.expressions):
+            return
+        window = exp.Window(
+            this=exp.Anonymous(this="RANK", expressions=[]),
+            order=exp.Order(expressions=[exp.Ordered(this=m.this.copy(), desc=not ascending)]),
+        )
+        self.tree.set("expressions", [*self.tree.expressions, exp.alias_(window, "rank")])
+        if not self.tree.args.get("order"):
+            self._order_by_measure(descending=not ascending)
+        self.explanation.append("added a rank")
+
+    def wrap(self) -> None:
+        """Make the query a subquery ``prev_result`` of a plain SELECT of its columns (to re-sort a
+        top-N without changing which rows it keeps)."""
+        inner = self.tree
+        measures = [m.alias for m in self.measures() if not m.find(exp.Window)]
+        names = [p.alias_or_name for p in inner.expressions]
+        sub = exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier("prev_result")))
+        self.tree = exp.select(*[exp.column(n, table="prev_result") for n in names]).from_(sub)
+        self._wrapped_measures = measures
+
+    def sort(self, key: str | None, direction: str | None) -> None:
+        order = self.tree.args.get("order")
+        if direction == "reverse" and order is not None:
+            flipped = [
+                exp.Ordered(this=o.this.copy(), desc=not o.args.get("desc")) for o in order.expressions
+            ]
+            if self.tree.args.get("limit") is not None:  # keep the same rows, show them the other way round
+                names = {p.alias_or_name.lower() for p in self.tree.expressions}
+                self.wrap()
+                flipped = [
+                    exp.Ordered(this=exp.column(o.this.name), desc=o.args.get("desc"))
+                    for o in flipped
+                    if isinstance(o.this, exp.Column) and o.this.name.lower() in names
+                ]
+            self.tree.set("order", exp.Order(expressions=flipped) if flipped else None)
+            self.explanation.append("reversed the order")
+            return
+        if self.tree.args.get("limit") is not None:
+            self.wrap()
+        target: exp.Expression | None = None
+        if key and re.fullmatch(r"(?:the\s+)?(?:name|names|label|labels|title)", key.strip()):
+            key = (
+                "__label__"
+                if not any("name" in p.alias_or_name.lower() for p in self.tree.expressions)
+                else key
+            )
+        if key and key != "__label__":
+            words = set(_WORD.findall(key.lower())) - _DIM_STOP
+            words = {_SYNONYMS.get(w, w) for w in words}
+            for p in self.tree.expressions:
+                name_words = set(_WORD.findall(p.alias_or_name.lower().replace("_", " ")))
+                if words & name_words:
+                    target = exp.column(p.alias_or_name) if isinstance(p, exp.Alias) else p.copy()
+                    break
+            if target is None:
+                dim = self.schema.find_dimension(key, list(self.tables()))
+                if dim is not None:
+                    alias = self.tables().get(dim.table.lower())
+                    grouped = self.tree.args.get("group") is not None or self.measure() is not None
+                    if alias is not None and not grouped:
+                        target = _col(dim.column, alias)
+                    elif alias is not None:
+                        raise FollowupError(
+                            f"{key!r} ({dim.table}.{dim.column}) is not a column of the result; "
+                            "break it out by that first"
+                        )
+            if target is None:
+                m = self.measure()
+                if m is not None and re.search(
+                    r"\b(count|number|total|sum|amount|average|value|size)\b", key
+                ):
+                    target = exp.column(m.alias)
+            if target is None:
+                raise FollowupError(f"cannot tell which column {key!r} is; name one of the result's columns")
+        elif key == "__label__":
+            dims = self.dimensions()
+            if not dims:
+                raise FollowupError("the previous result has no label column to sort alphabetically")
+            d = dims[0]
+            target = exp.column(d.alias_or_name) if isinstance(d, exp.Alias) else d.copy()
+        else:
+            m = self.measure()
+            if m is None:
+                raise FollowupError("say which column to sort by")
+            target = exp.column(m.alias)
+        if direction:
+            desc = direction == "desc"
+        else:  # a measure sorts highest first unless told otherwise; labels sort A to Z
+            m = self.measure()
+            desc = m is not None and target.sql() == exp.column(m.alias).sql()
+        ordered = [exp.Ordered(this=target, desc=desc)]
+        for d in self.dimensions():
+            name = d.alias_or_name
+            if name and name.lower() != target.alias_or_name.lower() and not d.find(exp.Window):
+                ordered.append(
+                    exp.Ordered(this=exp.column(name) if isinstance(d, exp.Alias) else d.copy(), desc=False)
+                )
+        self.tree.set("order", exp.Order(expressions=ordered))
+        self.explanation.append(f"sorted by {target.sql()} {'descending' if desc else 'ascending'}")
+
+    def filter(self, f: LinkedFilter, add: bool = False) -> None:
+        table, _, column = f.column.rpartition(".")
+        # replace the value of a slot on the same column
+        if not add:
+            for key, slot in self.slots.items():
+                if (
+                    slot.column == f.column.lower()
+                    and slot.operator in ("eq", "like", None)
+                    and key in self.values
+                ):
+                    old = self.values[key]
+                    self.values[key] = f.value
+                    self.explanation.append(f"replaced {old!r} by {f.value!r} on {f.column}")
+                    return
+            # a value of another column of the same table replaces that table's equality filter
+            for key, slot in self.slots.items():
+                if (
+                    slot.column
+                    and slot.operator == "eq"
+                    and slot.column.split(".")[0] == table.lower()
+                    and not slot.wrapped
+                ):
+                    if self._drop_condition(key):
+                        self.explanation.append(f"dropped the filter on {slot.column}")
+                        break
+        if not table:
+            raise FollowupError(f"linked value {f.value!r} has no table.column")
+        real = next((n for n in self.schema.names.values() if n.lower() == table.lower()), table)
+        alias = self.ensure_table(real)
+        real_col = column
+        for c in self.schema.columns.get(table.lower(), []):
+            if c.name.lower() == column.lower():
+                real_col = c.name
+        col: exp.Expression = _col(real_col, alias)
+        if f.part:
+            col = exp.Extract(this=exp.var(f.part.upper()), expression=col)
+        self.tree.where(exp.EQ(this=col, expression=self.new_param(f.value)), append=True, copy=False)
+        self.explanation.append(f"added the filter {f.column} = {f.value!r}")
+
+    def add_condition(self, snippet: str, params: Sequence[Any]) -> None:
+        """AND a facet's parameterized condition into the query (joining its tables if needed)."""
+        stext, skeys = self._sp.to_sentinels(snippet, self.dialect, "f")
+        self._new += 1
+        rename = {}
+        for key in skeys:
+            new_key = f"f{self._new}_{key[1:]}"
+            rename[key] = new_key
+            self.values[new_key] = params[int(key[1:]) - 1]
+        for old, new in rename.items():
+            stext = stext.replace(f"__ctxp_{old}__", f"__ctxp_{new}__")
+        cond = self._sp.parse(f"SELECT 1 WHERE {stext}", self.dialect).args["where"].this
+        for col in cond.find_all(exp.Column):
+            if col.table:
+                real = next(
+                    (n for n in self.schema.names.values() if n.lower() == col.table.lower()), col.table
+                )
+                alias = (
+                    self.ensure_table(real)
+                    if self.schema.names
+                    else self.tables().get(col.table.lower(), col.table)
+                )
+                col.set("table", exp.to_identifier(alias))
+        self.tree.where(cond, append=True, copy=False)
+        self.explanation.append(f"added the condition {snippet}")
+
+    def _drop_condition(self, key: str) -> bool:
+        where = self.tree.args.get("where")
+        if where is None:
+            return False
+        for node in list(where.find_all(exp.EQ, exp.Like, exp.ILike)):
+            if any(c.name == f"__ctxp_{key}__" for c in node.find_all(exp.Column)):
+                parent = node.parent
+                if isinstance(parent, exp.Where):
+                    self.tree.set("where", None)
+                elif isinstance(parent, exp.And):
+                    other = parent.expression if parent.this is node else parent.this
+                    parent.replace(other)
+                else:
+                    return False
+                self.values.pop(key, None)
+                return True
+        return False
+
+    def over_result(self, op: str) -> None:
+        """Replace the query by one over its own result ("how many of them", "which has the most")."""
+        inner = self.tree
+        m = self.measure()
+        dims = [d.alias_or_name for d in self.dimensions() if d.alias_or_name]
+        sub = exp.Subquery(this=inner, alias=exp.TableAlias(this=exp.to_identifier("prev_result")))
+        if op == "count":
+            self.tree = exp.select(exp.alias_(exp.Count(this=exp.Star()), "count")).from_(sub)
+            self.explanation.append("counted the rows of the previous result")
+            return
+        if m is None:
+            raise FollowupError("the previous result has no measure to compare")
+        measure = exp.column(m.alias, table="prev_result")
+        if op in ("sum", "avg"):
+            fn = exp.Sum(this=measure) if op == "sum" else exp.Avg(this=measure)
+            self.tree = exp.select(exp.alias_(fn, f"{op}_{m.alias}")).from_(sub)
+            self.explanation.append(f"took the {op} of {m.alias} over the previous result")
+            return
+        order = [exp.Ordered(this=measure, desc=op == "max")]
+        order += [exp.Ordered(this=exp.column(d, table="prev_result"), desc=False) for d in dims]
+        self.tree = exp.select(exp.Star()).from_(sub).order_by(*order).limit(1)
+        self.explanation.append(f"picked the row with the {'highest' if op == 'max' else 'lowest'} {m.alias}")
+
+
+def rewrite(
+    question: str,
+    previous_sql: str,
+    previous_params: Sequence[Any],
+    dialect: str,
+    schema: Schema,
+    *,
+    link: Callable[[str], Sequence[LinkedFilter]] | None = None,
+    facets: Callable[[str], Sequence[tuple[str, Sequence[Any], str]]] | None = None,
+    intent: Intent | None = None,
+) -> Rewrite:
+    """Apply a follow-up to the previous query. Raises :class:`FollowupError` when it cannot."""
+    intent = intent or classify(question)
+    if not intent.kinds:
+        raise FollowupError("not a follow-up")
+    rw = QueryRewriter(previous_sql, previous_params, dialect, schema)
+    if "result" in intent.kinds:
+        rw.over_result(intent.result_op or "max")
+        sql, params = rw.result()
+        return Rewrite(sql, params, intent.kinds, rw.explanation)
+    if "filter" in intent.kinds:
+        applied = False
+        text = intent.filter_text or question
+        for f in link(text) if link else ():
+            rw.filter(f, add=intent.add_filter)
+            applied = True
+        for snippet, params, _why in facets(text) if facets and not applied else ():
+            rw.add_condition(snippet, params)
+            applied = True
+        if not applied and len(intent.kinds) == 1:
+            raise FollowupError(f"found no value or condition in {text!r} to filter on")
+    if "breakdown" in intent.kinds and intent.dimension:
+        dim = schema.find_dimension(intent.dimension, list(rw.tables()))
+        if dim is None:
+            if "topn" not in intent.kinds:
+                raise FollowupError(f"cannot tell which column {intent.dimension!r} is")
+        else:
+            rw.breakdown(dim, keep_existing=intent.add_dimension)
+    if "topn" in intent.kinds and intent.top_n:
+        if intent.topn_dimension:
+            dim = schema.find_dimension(intent.topn_dimension, list(rw.tables()))
+            grouped = {
+                g.sql().lower() for g in (rw.tree.args.get("group") or exp.Group(expressions=[])).expressions
+            }
+            if dim is not None and rw.measure() is not None and rw.tree.args.get("group") is not None:
+                alias = rw.tables().get(dim.table.lower())
+                col = _col(dim.column, alias).sql().lower() if alias else None
+                if col not in grouped:
+                    rw.breakdown(dim)  # "top 5 districts" after a breakdown by region: regroup
+        rw.top(intent.top_n, intent.ascending, intent.rank)
+    elif intent.rank:
+        rw.add_rank()
+    if "sort" in intent.kinds:
+        rw.sort(intent.sort_key, intent.sort_dir)
+    sql, params = rw.result()
+    return Rewrite(sql, params, intent.kinds, rw.explanation)

@@ -1,0 +1,455 @@
+"""Asking within a conversation: pick the history, resolve follow-ups, answer, remember the turn.
+
+``ConversationRunner(runtime, store=...).ask(question, conversation_id=...)``:
+
+1. The history is the named conversation's last ``conversation_length`` prompts (an explicit
+   ``conversation_id``, else the session's current conversation), else -- with the profile option
+   ``conversation: true`` -- the session memory of the same profile (10 prompts, never persisted).
+   A named conversation in use means the session memory is ignored.
+2. A follow-up ("by region", "what about Brno?", "top 5 with a rank", "sort by name", "how many of
+   them?") is answered by rewriting the previous query (:mod:`.followup`); anything else goes to the
+   runtime, with the history as chat messages (tool results carry ``tool_call_id`` and ``name``) and,
+   with chat vectorization on, relevant older messages as "Past events".
+3. The turn is stored with its action, profile, SQL, a short result summary, the answer, the
+   client's identity and what a later follow-up needs (``state``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ctxtool.conversations.followup import (
+    FollowupError,
+    Intent,
+    LinkedFilter,
+    Schema,
+    classify,
+    leans_on_previous,
+    rewrite,
+)
+from ctxtool.conversations.history import history_messages
+from ctxtool.conversations.model import CONVERSATION_ACTIONS, Turn
+from ctxtool.conversations.session import SessionMemory
+from ctxtool.conversations.store import ConversationStore
+from ctxtool.conversations.vectors import (
+    VectorSettings,
+    fit_hits,
+    render_past_events,
+    retrieve,
+    vectorize_turn,
+)
+from ctxtool.errors import CtxtoolError, DatabaseError, InputError
+
+SQL_ACTIONS = ("runsql", "showsql", "explainsql", "narrate")
+
+
+def summarize(
+    columns: Sequence[str], rows: Sequence[Sequence[Any]], truncated: bool = False, limit: int = 240
+) -> str:
+    """A short result summary kept with the prompt (never the whole result)."""
+    from ctxtool.runtime.answer import jsonable
+
+    if not rows:
+        return "no rows"
+    head = f"{len(rows)} row(s){' (row cap reached)' if truncated else ''}; columns {', '.join(columns)}"
+    first = "; ".join(", ".join(str(jsonable(v)) for v in r) for r in rows[:3])
+    text = f"{head}; first: {first}"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def answer_state(ans: Any) -> dict[str, Any]:
+    """What a follow-up needs from an answer (no rows: only their column names and count)."""
+    from ctxtool.runtime.answer import jsonable
+
+    return {
+        "sql": ans.sql,
+        "params": jsonable(list(ans.params or [])),
+        "dialect": ans.dialect,
+        "source": ans.source,
+        "status": ans.status,
+        "confidence": ans.confidence,
+        "template": None if ans.template is None else vars(ans.template).copy(),
+        "facets": [vars(f).copy() | {"params": jsonable(f.params)} for f in ans.facets],
+        "linked_values": jsonable(ans.linked_values),
+        "columns": list(ans.columns or []),
+        "row_count": len(ans.rows or []),
+    }
+
+
+def previous_answer(turn: Turn) -> Any:
+    """The stored turn as the runtime's ``Answer`` (for the runtime's own follow-up handling)."""
+    from ctxtool.runtime.answer import Answer, FacetApplied, TemplateUse
+
+    st = turn.state or {}
+    if not st.get("sql"):
+        return None
+    tpl = st.get("template")
+    return Answer(
+        question=turn.prompt,
+        action=turn.action,
+        status=st.get("status") or "answered",
+        source=st.get("source"),
+        sql=st.get("sql"),
+        params=list(st.get("params") or []),
+        dialect=st.get("dialect"),
+        confidence=float(st.get("confidence") or 0.0),
+        template=TemplateUse(**tpl) if isinstance(tpl, dict) else None,
+        facets=[FacetApplied(**f) for f in st.get("facets") or [] if isinstance(f, dict)],
+        linked_values=list(st.get("linked_values") or []),
+        columns=list(st.get("columns") or []),
+        text=turn.answer or "",
+    )
+
+
+class ConversationRunner:
+    """Answers questions in a conversation over one :class:`ctxtool.runtime.Runtime`."""
+
+    def __init__(
+        self,
+        runtime: Any,
+        *,
+        store: ConversationStore | None = None,
+        profile: str | None = None,
+        session_conversation: bool = False,
+        memory: SessionMemory | None = None,
+        session_key: str | None = None,
+        vectors: VectorSettings | None = None,
+        embedder: Any = None,
+        client_identifier: str | None = "ctxtool",
+        client_ip: str | None = None,
+    ) -> None:
+        self.runtime = runtime
+        self.store = store
+        self.profile = profile
+        self.session_conversation = session_conversation
+        self.memory = memory if memory is not None else SessionMemory()
+        self.session_key = session_key
+        self.vectors = vectors if vectors is not None else VectorSettings()
+        self._embedder = embedder
+        self.client_identifier = client_identifier
+        self.client_ip = client_ip  # a server passes the remote address; local use records none
+        self.sid = str(os.getpid())
+        self._serial = 0
+        self._schema: Schema | None = None
+
+    # -- the pieces -----------------------------------------------------------------------------
+    @property
+    def embedder(self) -> Any:
+        if self._embedder is None:
+            from ctxtool.embeddings import get_embedder
+
+            self._embedder = get_embedder()
+        return self._embedder
+
+    def schema(self) -> Schema:
+        if self._schema is None:
+            try:
+                self._schema = Schema.from_snapshot(self.runtime.snapshot())
+            except CtxtoolError:
+                self._schema = Schema()
+        return self._schema
+
+    def current_conversation(self, conversation_id: str | None = None) -> str | None:
+        """The named conversation in use: the one given, else the session's current one."""
+        if conversation_id:
+            return conversation_id
+        if self.store is not None and self.session_key:
+            return self.store.get_current(self.session_key)
+        return None
+
+    def history(self, conversation_id: str | None) -> tuple[str, list[Turn]]:
+        """(``"named"`` | ``"session"`` | ``"none"``, the turns to use, oldest first)."""
+        if conversation_id:
+            if self.store is None:
+                raise InputError("a conversation id was given but no conversation store is open")
+            _, turns = self.store.context(conversation_id)
+            return "named", turns
+        if self.session_conversation:
+            return "session", self.memory.history(self.profile)
+        return "none", []
+
+    # -- asking ---------------------------------------------------------------------------------
+    def ask(self, question: str, action: str = "runsql", *, conversation_id: str | None = None) -> Any:
+        """Answer ``question`` in the conversation and remember the turn."""
+        if not isinstance(question, str) or not question.strip():
+            raise InputError("the question is empty; ask something")
+        question = question.strip()
+        conversation_id = self.current_conversation(conversation_id)
+        mode, turns = self.history(conversation_id)
+        ans = self.answer(question, action, turns, conversation_id)
+        if action in CONVERSATION_ACTIONS and mode != "none":
+            self.remember(mode, conversation_id, question, action, ans)
+        return ans
+
+    def answer(
+        self, question: str, action: str, turns: Sequence[Turn], conversation_id: str | None = None
+    ) -> Any:
+        """The answer to ``question`` given the earlier ``turns`` (nothing is stored)."""
+        from ctxtool.runtime.core import AskContext
+
+        previous = next(
+            (t for t in reversed(turns) if (t.state or {}).get("sql") and t.action in SQL_ACTIONS), None
+        )
+        intent = classify(question) if previous is not None else Intent()
+        notes: list[str] = []
+        if previous is not None and intent.kinds and action in SQL_ACTIONS and not self._standalone(question):
+            try:
+                return self._followup(question, action, intent, previous)
+            except FollowupError as exc:
+                notes.append(f"not applied as a follow-up: {exc}")
+        context = AskContext(
+            history=self.model_history(question, turns, conversation_id),
+            previous=previous_answer(previous) if previous is not None else None,
+        )
+        ans = self.runtime.ask(question, action, context=context)
+        if ans.status != "answered" and previous is not None and not intent.kinds and action in SQL_ACTIONS:
+            # an elliptical question without a marker ("Brno?"): try it as a filter on the previous query
+            try:
+                return self._followup(
+                    question, action, Intent(kinds=["filter"], filter_text=question), previous
+                )
+            except FollowupError:
+                pass
+        ans.warnings.extend(notes)
+        return ans
+
+    def _standalone(self, question: str) -> bool:
+        """A complete question a template answers confidently ("How many clients are there by
+        region?") stands alone, unless its wording leans on the previous answer."""
+        if leans_on_previous(question):
+            return False
+        understand = getattr(self.runtime, "understand", None)
+        if understand is None:
+            return False
+        try:
+            _, candidates, _ = understand(question)
+        except CtxtoolError:
+            return False
+        threshold = getattr(self.runtime, "threshold", 0.6)
+        return bool(candidates) and candidates[0].score >= threshold
+
+    def model_history(
+        self, question: str, turns: Sequence[Turn], conversation_id: str | None
+    ) -> list[dict[str, Any]]:
+        """The history as chat messages, with relevant older messages inserted as past events."""
+        messages = history_messages(turns)
+        if not conversation_id or self.store is None or not self.vectors.enabled:
+            return messages
+        if getattr(self.runtime, "llm", None) is None:
+            return messages  # nobody reads the past events without a model
+        recent = self.store.recent_prompts(conversation_id, max(self.vectors.retain, 3))
+        try:
+            hits = retrieve(self.store, conversation_id, recent, question, self.embedder, self.vectors)
+        except CtxtoolError:
+            return messages
+        from ctxtool.conversations.vectors import estimate_tokens
+
+        used = sum(estimate_tokens(str(m.get("content") or "")) for m in messages) + estimate_tokens(question)
+        fitted = fit_hits(hits, used, self.vectors)
+        if not fitted:
+            return messages
+        block = {"role": "system", "content": render_past_events(fitted, self.vectors)}
+        if self.vectors.position in ("after_main", "before_main"):
+            return [block, *messages]
+        at = max(0, len(messages) + 1 - self.vectors.depth)  # +1: the question comes after the history
+        return [*messages[:at], block, *messages[at:]]
+
+    def _followup(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
+        from ctxtool.runtime.answer import Answer, TemplateUse, narrate
+
+        st = previous.state
+        dialect = st.get("dialect") or self.runtime.dialect
+        rw = rewrite(
+            question,
+            st["sql"],
+            st.get("params") or [],
+            dialect,
+            self.schema(),
+            link=lambda text: self._link(text, st),
+            facets=self._facets,
+            intent=intent,
+        )
+        tpl = st.get("template")
+        ans = Answer(
+            question=question,
+            action=action,
+            status="answered",
+            source="followup",
+            sql=rw.sql,
+            params=rw.params,
+            dialect=dialect,
+            confidence=float(st.get("confidence") or 0.0),
+            template=TemplateUse(**tpl) if isinstance(tpl, dict) else None,
+            explanation=f"follow-up of {previous.prompt!r} ({', '.join(rw.kinds)}): "
+            + "; ".join(rw.explanation),
+        )
+        if action in ("runsql", "narrate"):
+            self._execute(ans)
+            if ans.status == "answered":
+                if action == "narrate":
+                    ans.text = narrate(question, None, ans.columns, ans.rows, ans.truncated)
+                else:
+                    ans.text = (
+                        f"No data found for: {question}"
+                        if not ans.rows
+                        else f"{len(ans.rows)} row(s)" + (" (row cap reached)" if ans.truncated else "")
+                    )
+        elif action == "showsql":
+            ans.text = rw.sql
+        else:
+            ans.text = f"This query answers {question!r} by changing the previous query: " + "; ".join(
+                rw.explanation
+            )
+        return ans
+
+    def _execute(self, ans: Any) -> None:
+        connector = getattr(self.runtime, "connector", None)
+        if connector is None:
+            raise InputError("no database to run the SQL on: give --dsn (or use --action showsql)")
+        t = time.perf_counter()
+        try:
+            result = connector.query(ans.sql, ans.params, max_rows=getattr(self.runtime, "row_cap", 1000))
+        except DatabaseError as exc:
+            ans.status = "error"
+            ans.error = str(exc)
+            ans.text = f"The query failed: {exc}"
+            return
+        finally:
+            ans.timings_ms["execute"] = round((time.perf_counter() - t) * 1000, 3)
+        ans.columns = list(result.columns)
+        ans.rows = [list(r) for r in result.rows]
+        ans.truncated = bool(result.truncated)
+        ans.executed = True
+
+    def _link(self, text: str, state: dict[str, Any]) -> list[LinkedFilter]:
+        """Values a filter follow-up names: linked through the set's value searches, and years."""
+        from ctxtool.runtime.text import find_literals
+
+        literals = find_literals(text)
+        out: list[LinkedFilter] = []
+        linker = getattr(self.runtime, "linker", None)
+        if linker is not None:
+            for lv in linker.link(text, literals):
+                out.append(LinkedFilter(lv.column, lv.value, lv.phrase, lv.concept_type))
+        for lit in literals:
+            if lit.kind == "number" and str(lit.text).isdigit() and 1900 <= int(lit.text) <= 2100:
+                column = self._year_column(state)
+                if column:
+                    out.append(LinkedFilter(column, int(lit.text), lit.text, "year", part="year"))
+        shift = _relative_year(text)
+        if shift and not out:
+            year = self._previous_year(state)
+            column = self._year_column(state)
+            if year is not None and column:
+                out.append(LinkedFilter(column, year + shift, text, "year", part="year"))
+        return out
+
+    def _previous_year(self, state: dict[str, Any]) -> int | None:
+        """The year the previous query filtered on (a parameter compared with a year of a date)."""
+        from ctxtool.runtime import sqlparts
+
+        dialect = state.get("dialect") or self.runtime.dialect
+        params = list(state.get("params") or [])
+        for key, slot in sqlparts.slot_columns(state["sql"], dialect).items():
+            digits = "".join(c for c in key if c.isdigit())
+            if slot.wrapped and digits and int(digits) <= len(params):
+                value = params[int(digits) - 1]
+                if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+                    return int(value)
+        return None
+
+    def _year_column(self, state: dict[str, Any]) -> str | None:
+        """The date column a bare year in a follow-up filters on: the one the previous query compares
+        a year with, else the date column of its main table."""
+        from ctxtool.runtime import sqlparts
+
+        dialect = state.get("dialect") or self.runtime.dialect
+        for slot in sqlparts.slot_columns(state["sql"], dialect).values():
+            if slot.column and slot.wrapped:
+                return slot.column
+        tables = sorted(sqlparts.tables_of(state["sql"], dialect))
+        schema = self.schema()
+        try:
+            tree = sqlparts.parse(sqlparts.to_sentinels(state["sql"], dialect, "x")[0], dialect)
+            from_ = tree.args.get("from_") or tree.args.get("from")
+            main = from_.this.name.lower() if from_ is not None else None
+        except (CtxtoolError, AttributeError):
+            main = None
+        for table in ([main] if main else []) + tables:
+            for col in schema.columns.get(table, []):
+                if "date" in col.type.lower() or "time" in col.type.lower():
+                    return f"{table}.{col.name}"
+        return None
+
+    def _facets(self, text: str) -> list[tuple[str, list[Any], str]]:
+        """The facet without parameters whose distinctive words the follow-up states best ("only
+        women", "for loans in debt only"): at least half of them, and no other facet as close."""
+        from ctxtool.runtime.text import content_tokens
+
+        q = set(content_tokens(text))
+        scored = []
+        for facet in getattr(self.runtime, "facets", []):
+            if facet.slots:
+                continue
+            tables = {t.lower() for t in facet.tables} | {t.lower().rstrip("s") for t in facet.tables}
+            words = set(facet.token_set) - tables
+            if not words:
+                continue
+            cover = len(words & q) / len(words)
+            if cover >= 0.5:
+                scored.append((cover, facet))
+        scored.sort(key=lambda x: -x[0])
+        if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+            return []
+        facet = scored[0][1]
+        return [(facet.sql, [], facet.intent)]
+
+    # -- remembering ----------------------------------------------------------------------------
+    def remember(self, mode: str, conversation_id: str | None, question: str, action: str, ans: Any) -> Turn:
+        self._serial += 1
+        turn = Turn(
+            prompt=question,
+            action=action,
+            profile_name=self.profile,
+            sql=ans.sql,
+            summary=summarize(ans.columns, ans.rows, ans.truncated) if ans.executed else None,
+            # for runsql/showsql the runtime's text is "N row(s)" or the SQL: the summary says more
+            answer=(ans.text or None)
+            if action in ("narrate", "explainsql", "chat") or not ans.executed
+            else None,
+            state=answer_state(ans),
+            client_identifier=self.client_identifier,
+            client_ip=self.client_ip,
+            sid=self.sid,
+            serial=self._serial,
+        )
+        if mode == "session":
+            self.memory.add(self.profile, turn)
+            return turn
+        assert self.store is not None and conversation_id is not None
+        stored = self.store.add_prompt(conversation_id, turn)
+        if self.vectors.enabled:
+            try:
+                vectorize_turn(self.store, conversation_id, stored, self.embedder, self.vectors)
+            except CtxtoolError as exc:
+                ans.warnings.append(f"chat vectorization skipped: {exc}")
+        return stored
+
+
+_NEXT_YEAR = re.compile(r"\b(?:the )?(?:year after|next year|following year|a year later)\b", re.I)
+_PREV_YEAR = re.compile(
+    r"\b(?:the )?(?:year before|previous year|prior year|last year|a year earlier)\b", re.I
+)
+
+
+def _relative_year(text: str) -> int:
+    """+1 for "the year after", -1 for "the year before", else 0."""
+    if _NEXT_YEAR.search(text):
+        return 1
+    if _PREV_YEAR.search(text):
+        return -1
+    return 0

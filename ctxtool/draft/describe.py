@@ -1,0 +1,546 @@
+"""Write what a SQL query asks, in words, from its sqlglot tree.
+
+"Count of accounts with a loan in the district with district name 'Hl.m. Praha'" comes from
+``SELECT COUNT(*) FROM account JOIN loan ... JOIN district ... WHERE district."A2" = 'Hl.m. Praha'``:
+the projection gives the head (count, total, average, the columns listed), ``GROUP BY`` gives "for
+each ...", joins to child tables give "with a loan", conditions give "with status 'A'" (on the main
+table) or "in the district with ..." (on a joined table), and ``ORDER BY ... LIMIT`` gives "the 10 ...
+with the highest ...". Values are kept concrete so that ``parameterize`` can align them.
+
+The same scope resolution fills the placeholders of workload digests with values from the profile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlglot import exp
+
+from ctxtool.draft.model import Column, Model, Table, format_number
+from ctxtool.draft.templates import qualified_label
+from ctxtool.draft.workload import parse
+
+
+class Scope:
+    """The tables of one SELECT (aliases resolved) and how to find a column's table."""
+
+    def __init__(self, model: Model, select: exp.Select) -> None:
+        self.model = model
+        self.select = select
+        self.aliases: dict[str, Table] = {}
+        self.order: list[Table] = []
+        for t in select.find_all(exp.Table):
+            if t.find_ancestor(exp.Select) is not select:
+                continue
+            table = model.table(t.name, t.db or None)
+            if table is None:
+                continue
+            self.aliases[(t.alias_or_name).lower()] = table
+            self.aliases.setdefault(t.name.lower(), table)
+            if table not in self.order:
+                self.order.append(table)
+
+    @property
+    def main(self) -> Table | None:
+        from_ = self.select.args.get("from") or self.select.args.get("from_")
+        if from_ is not None and isinstance(from_.this, exp.Table):
+            t = self.aliases.get(from_.this.alias_or_name.lower())
+            if t is not None:
+                return t
+        return self.order[0] if self.order else None
+
+    def column(self, node: exp.Expression | None) -> Column | None:
+        """The model column a (possibly wrapped) column expression refers to."""
+        while isinstance(node, (exp.Cast, exp.Paren, exp.Lower, exp.Upper, exp.Trim)):
+            node = node.this
+        if not isinstance(node, exp.Column):
+            return None
+        name = node.name
+        if node.table:
+            t = self.aliases.get(node.table.lower())
+            return t.column(name) if t else None
+        for t in self.order:
+            c = t.column(name)
+            if c is not None:
+                return c
+        return None
+
+
+def _value_text(node: exp.Expression, col: Column | None = None) -> str:
+    """A literal as a question writes it: strings quoted, numbers and dates bare."""
+    while isinstance(node, (exp.Paren,)):
+        node = node.this
+    if (
+        col is not None
+        and col.category in ("date", "number")
+        and isinstance(node, exp.Literal)
+        and node.is_string
+    ):
+        return node.this
+    if isinstance(node, exp.Neg):
+        return "-" + _value_text(node.this)
+    if isinstance(node, (exp.Cast, exp.TsOrDsToDate, exp.StrToDate)) and isinstance(node.this, exp.Literal):
+        return node.this.this
+    if isinstance(node, exp.Literal):
+        return node.this if not node.is_string else f"'{node.this}'"
+    if isinstance(node, exp.Boolean):
+        return "true" if node.this else "false"
+    if isinstance(node, (exp.Placeholder, exp.Parameter)):
+        return "a given value"
+    return node.sql()
+
+
+def _is_value(node: exp.Expression | None) -> bool:
+    while isinstance(node, (exp.Paren, exp.Neg, exp.Cast, exp.TsOrDsToDate, exp.StrToDate)):
+        node = node.this
+    return isinstance(node, (exp.Literal, exp.Boolean, exp.Placeholder, exp.Parameter))
+
+
+def _year_column(scope: Scope, node: exp.Expression) -> Column | None:
+    if isinstance(node, exp.Extract) and node.this.name.lower() == "year":
+        return scope.column(node.expression)
+    if isinstance(node, exp.Year):
+        return scope.column(node.this)
+    if isinstance(node, exp.Anonymous) and node.name.lower() == "year" and node.expressions:
+        return scope.column(node.expressions[0])
+    return None
+
+
+class Describer:
+    def __init__(self, model: Model) -> None:
+        self.m = model
+        self._plain = False  # labels without their table's name (inside "for accounts with ...")
+
+    def __call__(self, sql: str) -> str:
+        return self.describe(sql)
+
+    def describe(self, sql: str) -> str:
+        tree = parse(sql, self.m.dialect)
+        if tree is None:
+            return "Results of a query"
+        if isinstance(tree, exp.SetOperation):
+            left = tree.left
+            if isinstance(left, exp.Select):
+                return self.describe_select(left) + " combined with another query"
+            return "Results of a combined query"
+        if not isinstance(tree, exp.Select):
+            return "Results of a query"
+        return self.describe_select(tree)
+
+    # -- pieces -------------------------------------------------------------------------------
+
+    def label(self, scope: Scope, col: Column | None, node: exp.Expression | None = None) -> str:
+        if col is None:
+            return node.alias_or_name.replace("_", " ") if node is not None else "value"
+        if scope.main is not None and col.table is not scope.main and not self._plain:
+            return qualified_label(col.table, col)
+        return col.label
+
+    def aggregate(self, scope: Scope, node: exp.Expression) -> str | None:
+        inner = node.this if isinstance(node, exp.Alias) else node
+        main = scope.main
+        subject = main.names.plural if main else "rows"
+        if isinstance(inner, exp.Count):
+            arg = inner.this
+            if isinstance(arg, exp.Distinct):
+                cols = arg.expressions
+                col = scope.column(cols[0]) if cols else None
+                if col is not None and col.in_pk and len(col.table.primary_key) == 1:
+                    return f"Number of {col.table.names.plural}"
+                return f"Number of distinct {self.label(scope, col, cols[0] if cols else None)}"
+            if arg is None or isinstance(arg, exp.Star):
+                return f"Count of {subject}"
+            col = scope.column(arg)
+            if col is not None and col.in_pk:
+                return f"Count of {col.table.names.plural}"
+            return f"Count of {subject} with a {self.label(scope, col, arg)}"
+        words = {exp.Sum: "Total", exp.Avg: "Average", exp.Max: "Highest", exp.Min: "Lowest"}
+        for cls, word in words.items():
+            if isinstance(inner, cls):
+                col = scope.column(inner.this)
+                label = self.label(scope, col, inner.this)
+                if col is not None and col.category == "date":
+                    word = {"Highest": "Latest", "Lowest": "Earliest"}.get(word, word)
+                if word == "Average" and label.lower().startswith("average "):
+                    word = "Overall"
+                owner = col.table.names.plural if col is not None else subject
+                return f"{word} {label} of {owner}"
+        return None
+
+    def condition(self, scope: Scope, node: exp.Expression) -> tuple[Table | None, str]:
+        """(the table a condition is about, its words)."""
+        if isinstance(node, exp.Paren):
+            return self.condition(scope, node.this)
+        if isinstance(node, exp.Or):
+            lt, lw = self.condition(scope, node.left)
+            _, rw = self.condition(scope, node.right)
+            return lt, f"{lw} or {rw}"
+        if isinstance(node, exp.Not):
+            inner = node.this
+            if isinstance(inner, exp.Is):
+                col = scope.column(inner.this)
+                return (col.table if col else None), f"with a known {self.label(scope, col, inner.this)}"
+            t, words = self.condition(scope, inner)
+            return t, f"not {words}"
+        if isinstance(node, exp.Is):
+            col = scope.column(node.this)
+            label = self.label(scope, col, node.this)
+            if node.args.get("negate"):
+                return (col.table if col else None), f"with a known {label}"
+            return (col.table if col else None), f"without a {label}"
+        if isinstance(node, exp.Between):
+            col = scope.column(node.this)
+            yc = _year_column(scope, node.this)
+            col = col or yc
+            lo, hi = _value_text(node.args["low"], col), _value_text(node.args["high"], col)
+            what = self.label(scope, col, node.this) + (" year" if yc else "")
+            return (col.table if col else None), f"with {what} between {lo} and {hi}"
+        if isinstance(node, exp.In):
+            col = scope.column(node.this)
+            if node.args.get("query") is not None:
+                return (
+                    col.table if col else None
+                ), f"with a {self.label(scope, col, node.this)} found by a subquery"
+            values = [_value_text(e) for e in node.expressions]
+            joined = (
+                ", ".join(values[:-1]) + (" or " if len(values) > 1 else "") + values[-1] if values else ""
+            )
+            return (col.table if col else None), f"with {self.label(scope, col, node.this)} {joined}"
+        if isinstance(node, (exp.Like, exp.ILike)):
+            col = scope.column(node.this)
+            pattern = node.expression
+            text = pattern.this if isinstance(pattern, exp.Literal) else _value_text(pattern)
+            label = self.label(scope, col, node.this)
+            core = text.strip("%")
+            if text.startswith("%") and text.endswith("%"):
+                words = f"whose {label} contains '{core}'"
+            elif text.endswith("%"):
+                words = f"whose {label} starts with '{core}'"
+            elif text.startswith("%"):
+                words = f"whose {label} ends with '{core}'"
+            else:
+                words = f"whose {label} matches '{text}'"
+            return (col.table if col else None), words
+        ops = {
+            exp.EQ: "",
+            exp.NEQ: "other than ",
+            exp.GT: "above ",
+            exp.GTE: "of at least ",
+            exp.LT: "below ",
+            exp.LTE: "of at most ",
+        }
+        for cls, word in ops.items():
+            if isinstance(node, cls):
+                left, right = node.this, node.expression
+                if _is_value(left) and not _is_value(right):
+                    left, right = right, left
+                    word = {
+                        "above ": "below ",
+                        "below ": "above ",
+                        "of at least ": "of at most ",
+                        "of at most ": "of at least ",
+                    }.get(word, word)
+                yc = _year_column(scope, left)
+                if yc is not None:
+                    label = self.label(scope, yc, left)
+                    if cls is exp.EQ:
+                        return yc.table, f"with {label} in {_value_text(right)}"
+                    return yc.table, f"with {label} year {word}{_value_text(right)}"
+                col = scope.column(left)
+                if col is not None and _is_value(right):
+                    label = self.label(scope, col, left)
+                    if col.is_flag and cls is exp.EQ:
+                        return col.table, (
+                            f"that are {label}"
+                            if _value_text(right) in ("true", "1")
+                            else f"that are not {label}"
+                        )
+                    if col.category == "date" and cls is not exp.EQ:
+                        when = {
+                            "above ": "after ",
+                            "below ": "before ",
+                            "of at least ": "on or after ",
+                            "of at most ": "on or before ",
+                        }.get(word, word)
+                        return col.table, f"with {label} {when}{_value_text(right, col)}"
+                    return col.table, f"with {label} {word}{_value_text(right, col)}"
+                rcol = scope.column(right)
+                if col is not None and rcol is not None:
+                    return None, ""  # a join condition written in WHERE
+        return None, "matching " + node.sql(
+            dialect=self.m.dialect if self.m.dialect != "spanner" else "bigquery"
+        )
+
+    def describe_select(self, sel: exp.Select) -> str:
+        scope = Scope(self.m, sel)
+        main = scope.main
+        subject = main.names.plural if main else "rows"
+        projections = sel.expressions
+        aggs: list[str] = []
+        plain: list[str] = []
+        for p in projections:
+            a = self.aggregate(scope, p)
+            if a:
+                aggs.append(a)
+            elif isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star)):
+                plain.append("all details")
+            else:
+                inner = p.this if isinstance(p, exp.Alias) else p
+                yc = _year_column(scope, inner)
+                if yc is not None:
+                    plain.append(f"{self.label(scope, yc, inner)} year")
+                    continue
+                col = scope.column(inner)
+                plain.append(self.label(scope, col, p))
+        group = sel.args.get("group")
+        group_labels: list[str] = []
+        if group is not None:
+            for g in group.expressions:
+                yc = _year_column(scope, g)
+                if yc is not None:
+                    group_labels.append(_year_label(self.label(scope, yc, g)))
+                    continue
+                col = scope.column(g)
+                if col is None and isinstance(g, exp.Column):  # GROUP BY an alias
+                    alias = next(
+                        (p for p in projections if isinstance(p, exp.Alias) and p.alias == g.name), None
+                    )
+                    if alias is not None:
+                        yc = _year_column(scope, alias.this)
+                        if yc is not None:
+                            group_labels.append(_year_label(self.label(scope, yc, alias.this)))
+                            continue
+                        col = scope.column(alias.this)
+                if col is not None and col.in_pk and main is not None and col.table is not main:
+                    group_labels.append(col.table.names.singular)
+                elif col is not None and col.in_pk:
+                    continue
+                else:
+                    label = self.label(scope, col, g)
+                    if label not in group_labels:
+                        group_labels.append(label)
+        limit = sel.args.get("limit")
+        n = None
+        if limit is not None:
+            lim = limit.expression if limit.expression is not None else limit.this
+            if isinstance(lim, exp.Literal):
+                n = lim.this
+        order = sel.args.get("order")
+        order_words = ""
+        if order is not None and order.expressions:
+            o = order.expressions[0]
+            desc = bool(o.args.get("desc"))
+            col = scope.column(o.this)
+            if col is None and isinstance(o.this, exp.Column):
+                alias = next(
+                    (p for p in projections if isinstance(p, exp.Alias) and p.alias == o.this.name), None
+                )
+                if alias is not None:
+                    agg = self.aggregate(scope, alias)
+                    if agg:
+                        order_words = ("highest " if desc else "lowest ") + agg[0].lower() + agg[1:]
+                    else:
+                        col = scope.column(alias.this)
+            elif col is None:
+                agg = self.aggregate(scope, o.this)
+                if agg:
+                    order_words = ("highest " if desc else "lowest ") + agg[0].lower() + agg[1:]
+            if col is not None and not order_words:
+                order_words = ("highest " if desc else "lowest ") + self.label(scope, col, o.this)
+
+        # the head of the phrase
+        if aggs:
+            owners = {a.rsplit(" of ", 1)[-1] for a in aggs if " of " in a}
+            if len(aggs) > 1 and len(owners) == 1 and all(" of " in a for a in aggs):
+                owner = owners.pop()
+                bare = [a.rsplit(" of ", 1)[0] for a in aggs]
+                head = " and ".join([bare[0], *[b[0].lower() + b[1:] for b in bare[1:]]]) + f" of {owner}"
+            else:
+                head = " and ".join([aggs[0], *[a[0].lower() + a[1:] for a in aggs[1:]]])
+            if group_labels:
+                head += " for each " + " and ".join(group_labels)
+            if n and order_words:
+                head += f", top {n} by {order_words}"
+        elif n and order_words:
+            head = f"The {n} {subject} with the {order_words}"
+            shown = [p for p in plain if p not in order_words]
+            if shown:
+                head += " (" + _and_list(shown) + ")"
+        else:
+            if sel.args.get("distinct") is not None:
+                head = "Distinct " + " and ".join(plain) + f" of {subject}"
+            else:
+                listed = _and_list(plain) if plain else "details"
+                head = (listed[0].upper() + listed[1:]) + f" of {subject}"
+            if n:
+                head = f"First {n} rows: " + head[0].lower() + head[1:]
+
+        # conditions, grouped by the table they are about
+        where = sel.args.get("where")
+        conds: dict[Any, list[str]] = {}
+        if where is not None:
+            for c in _conjuncts(where.this):
+                self._plain = True
+                try:
+                    table, words = self.condition(scope, c)
+                finally:
+                    self._plain = False
+                if words:
+                    conds.setdefault(table if table is not None else main, []).append(words)
+        having = sel.args.get("having")
+        having_words = ""
+        if having is not None:
+            h = having.this
+            if isinstance(h, (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ)):
+                agg = self.aggregate(scope, h.this)
+                if agg:
+                    op = {
+                        exp.GT: "above",
+                        exp.GTE: "at least",
+                        exp.LT: "below",
+                        exp.LTE: "at most",
+                        exp.EQ: "equal to",
+                    }[type(h)]
+                    having_words = f" having {agg[0].lower() + agg[1:]} {op} {_value_text(h.expression)}"
+
+        parts = [head]
+        if conds.get(main):
+            parts.append(_join_conditions(conds[main]))
+        for table in scope.order:
+            if table is main:
+                continue
+            is_child = main is not None and any(
+                j.child is table and self._reaches(j.parent, main) for j in self.m.joins
+            )
+            words = conds.get(table)
+            groups_on_it = any(table.names.singular in g for g in group_labels)
+            if is_child and not groups_on_it:
+                phrase = f"with {_article(table.names.singular)} {table.names.singular}"
+                parts.append(phrase + (" " + _join_conditions(words) if words else ""))
+            elif words:
+                named = table.name_column
+                if named is not None and any(named.label in w for w in words):
+                    parts.append(f"in the {table.names.singular} " + _join_conditions(words))
+                else:
+                    parts.append(f"for {table.names.plural} " + _join_conditions(words))
+        for table, words in conds.items():
+            if table is not main and table not in scope.order:
+                parts.append(_join_conditions(words))
+        text = " ".join(p for p in parts if p) + having_words
+        return text
+
+    def _reaches(self, parent: Table, target: Table, depth: int = 0) -> bool:
+        if parent is target:
+            return True
+        if depth > 3:
+            return False
+        return any(j.child is parent and self._reaches(j.parent, target, depth + 1) for j in self.m.joins)
+
+
+def _and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _year_label(label: str) -> str:
+    return "year" if label.lower() == "date" else f"{label} year"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _join_conditions(words: list[str]) -> str:
+    """ "with a", "with b" -> "with a and b"."""
+    out = [words[0]]
+    for w in words[1:]:
+        out.append(w[5:] if w.startswith("with ") and out[0].startswith("with ") else w)
+    return " and ".join(out)
+
+
+def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
+    if isinstance(node, exp.And):
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    if isinstance(node, exp.Paren) and isinstance(node.this, exp.And):
+        return _conjuncts(node.this)
+    return [node]
+
+
+def instantiate(sql: str, model: Model, variant: int = 0) -> str | None:
+    """``sql`` (a digest with ``?``/``$n`` placeholders) with a concrete value for each placeholder,
+    taken from the profile (or a sample) of the column it is compared with; ``variant`` picks other
+    values, so a value that finds nothing can be replaced. None when a placeholder has no column."""
+    tree = parse(sql, model.dialect)
+    if tree is None:
+        return None
+    failed = False
+
+    def fill(node: exp.Expression) -> exp.Expression:
+        nonlocal failed
+        if not isinstance(node, (exp.Placeholder, exp.Parameter)):
+            return node
+        parent = node.parent
+        if isinstance(parent, (exp.Limit, exp.Offset)) or (
+            parent is not None and isinstance(parent.parent, exp.Limit)
+        ):
+            return exp.Literal.number(
+                10 if isinstance(parent, exp.Limit) or isinstance(parent.parent, exp.Limit) else 0
+            )
+        sel = node.find_ancestor(exp.Select)
+        cmp = parent
+        while isinstance(cmp, (exp.Cast, exp.Paren, exp.Neg, exp.Tuple)):
+            cmp = cmp.parent
+        if isinstance(cmp, exp.In):
+            other = cmp.this
+        elif isinstance(cmp, exp.Between):
+            other = cmp.this
+        elif isinstance(cmp, exp.Binary):
+            other = cmp.expression if cmp.this is node or node in cmp.this.find_all(type(node)) else cmp.this
+        else:
+            failed = True
+            return node
+        if sel is None:
+            failed = True
+            return node
+        scope = Scope(model, sel)
+        col = scope.column(other)
+        if col is None:
+            failed = True
+            return node
+        value = _pick_value(model, col, cmp, node, variant)
+        if value is None:
+            failed = True
+            return node
+        return value
+
+    filled = tree.transform(fill)
+    if failed:
+        return None
+    from ctxtool.dialects import sqlglot_dialect
+
+    return filled.sql(dialect=sqlglot_dialect(model.dialect))
+
+
+def _pick_value(
+    model: Model, col: Column, cmp: exp.Expression, node: exp.Expression, variant: int = 0
+) -> exp.Expression | None:
+    if col.category == "number" and (prof := col.profile or {}) and isinstance(prof.get("min"), (int, float)):
+        lo, hi = prof["min"], prof["max"]
+        if isinstance(cmp, exp.Between):
+            first = cmp.args.get("low") is node
+            return exp.Literal.number(format_number(lo + (hi - lo) / 4 if first else lo + 3 * (hi - lo) / 4))
+        if isinstance(cmp, (exp.GT, exp.GTE, exp.LT, exp.LTE)):
+            from ctxtool.draft.model import nice_number
+
+            return exp.Literal.number(format_number(nice_number(lo + (hi - lo) / 2)))
+    values = model.values(col, 10)
+    if not values:
+        return None
+    v = values[variant % len(values)]
+    if col.category == "date":
+        text = str(v)[:10] if not col.is_timestamp else str(v).replace("T", " ")
+        return exp.cast(exp.Literal.string(text), "TIMESTAMP" if col.is_timestamp else "DATE")
+    if col.category == "number" and not isinstance(v, str):
+        return exp.Literal.number(format_number(v))
+    if isinstance(v, bool):
+        return exp.Boolean(this=v)
+    return exp.Literal.string(str(v))

@@ -1,0 +1,107 @@
+"""Facets (reusable filter conditions) from the schema and profile.
+
+Ranges on numeric columns with bounds inside the profiled min/max, equality on low-cardinality
+columns with a common value, date ranges inside the profiled dates, boolean flags, and equality on the
+column that names a row. Every column is written ``table.column`` (no aliases), because a facet is
+injected into queries that alias tables their own way.
+"""
+
+from __future__ import annotations
+
+from ctxtool.draft.drafts import Draft, facet
+from ctxtool.draft.model import Model, Table, nice_number
+from ctxtool.draft.templates import (
+    article,
+    categories,
+    date_phrase,
+    date_range_sql,
+    dates,
+    measures,
+    say,
+    year_range,
+)
+
+
+def draft_facets(model: Model) -> list[Draft]:
+    out: list[Draft] = []
+    for t in model.tables:
+        out.extend(_table_facets(model, t))
+    seen: set[str] = set()
+    unique = []
+    for d in out:
+        if d.sql not in seen:
+            seen.add(d.sql)
+            unique.append(d)
+    return unique
+
+
+def _table_facets(m: Model, t: Table) -> list[Draft]:
+    out: list[Draft] = []
+    p = t.names.plural
+    for meas in measures(t):
+        prof = meas.profile or {}
+        lo, hi = prof.get("min"), prof.get("max")
+        if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and hi > lo):
+            continue
+        a, b = nice_number(lo + (hi - lo) / 4), nice_number(lo + 3 * (hi - lo) / 4)
+        mid = nice_number(lo + (hi - lo) / 2)
+        mc = m.col(meas)
+        if a < b:
+            out.append(
+                facet(
+                    f"{p} with {article(meas.label)} {meas.label} between {a} and {b}",
+                    f"{mc} BETWEEN {a} AND {b}",
+                    "schema:range",
+                    t.name,
+                )
+            )
+        out.append(
+            facet(
+                f"{p} with {article(meas.label)} {meas.label} above {mid}",
+                f"{mc} > {mid}",
+                "schema:above",
+                t.name,
+            )
+        )
+    for c in categories(t):
+        values = m.values(c, 2)
+        for v in values[:1]:
+            out.append(
+                facet(
+                    f"{p} with {c.label} {say(v, c)}",
+                    f"{m.col(c)} = {m.literal(v, c)}",
+                    "schema:equals",
+                    t.name,
+                )
+            )
+    for d in dates(t):
+        year = year_range(d)
+        if year is None:
+            continue
+        cond, words = date_range_sql(m, d, year)
+        phrase = date_phrase(d, facet=True)
+        out.append(facet(f"{p} {phrase} {words}", cond, "schema:date-range", t.name))
+        start = f"{year}-01-01" if not d.is_timestamp else f"{year}-01-01 00:00:00"
+        out.append(
+            facet(
+                f"{p} {phrase} on or after {start}",
+                f"{m.col(d)} >= {m.literal(start, d)}",
+                "schema:date-from",
+                t.name,
+            )
+        )
+    for f in [c for c in t.columns if c.is_flag and c.readable][:3]:
+        out.append(facet(f"{p} that are {f.label}", f"{m.col(f)} = TRUE", "schema:flag", t.name))
+        out.append(facet(f"{p} that are not {f.label}", f"{m.col(f)} = FALSE", "schema:flag", t.name))
+    name = t.name_column
+    if name is not None and (values := m.values(name, 1)):
+        v = values[0]
+        out.append(
+            facet(
+                f"the {t.names.singular} with {name.label} {say(v, name)}",
+                f"{m.col(name)} = {m.literal(v, name)}",
+                "schema:name",
+                t.name,
+            )
+        )
+    return out

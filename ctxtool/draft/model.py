@@ -1,0 +1,458 @@
+"""What the schema says, in the terms drafting needs: roles of columns and the join paths.
+
+A snapshot (``ctxtool.snapshot``) is read once into :class:`Model`: each column gets a *role*
+(key, categorical, measure, name, date, flag) from its type, keys and profile, and each foreign key
+or Spanner interleaving becomes a :class:`Join` with its column pairs, so every drafted join uses the
+real keys. SQL text is written here too (identifier quoting and literals per dialect), in one place.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from ctxtool.connectors.profile import type_category
+from ctxtool.dialects import normalize
+from ctxtool.draft.names import Namer, TableName
+
+CATEGORICAL_MAX = 30  # a text column with at most this many values is a category
+SMALL_NUMBER_MAX = 12  # a number column with at most this many values is also a category
+
+# Words that must be quoted as identifiers in at least one of the engines.
+RESERVED = frozenset(
+    """all and any array as asc assert_rows_modified at between by case cast check collate column
+    constraint create cross cube current current_date current_time current_timestamp current_user
+    default define desc distinct else end enum escape except exclude exists extract false fetch
+    following for foreign from full group grouping groups hash having if ignore in inner intersect
+    interval into is join key lateral left like limit lookup merge natural new no not null nulls of
+    offset on only or order outer over partition preceding primary proto range recursive references
+    respect right rollup rows select set some struct table tablesample then to treesample true
+    unbounded union unnest user using when where window with within""".split()
+)
+
+
+@dataclass(eq=False)
+class Column:
+    table: Table
+    name: str
+    type: str
+    category: str  # number | date | text | bool | other
+    label: str
+    comment: str | None
+    profile: dict[str, Any]
+    nullable: bool = True
+    in_pk: bool = False
+    in_fk: bool = False
+    readable: bool = True  # has a real name, a comment or a glossary entry
+
+    @property
+    def distinct(self) -> int | None:
+        d = self.profile.get("distinct") if self.profile else None
+        if isinstance(d, (int, float)):
+            if d < 0:  # PostgreSQL's negative fraction of rows
+                rows = self.table.rows or 0
+                return int(-d * rows) if rows else None
+            return int(d)
+        return None
+
+    @property
+    def id_like(self) -> bool:
+        low = self.name.lower()
+        return self.in_pk or self.in_fk or low == "id" or low.endswith("_id")
+
+    @property
+    def common_values(self) -> list[Any]:
+        mc = (self.profile or {}).get("most_common") or []
+        return [m.get("value") for m in mc if isinstance(m, dict) and m.get("value") is not None]
+
+    @property
+    def is_flag(self) -> bool:
+        return self.category == "bool"
+
+    @property
+    def is_categorical(self) -> bool:
+        if self.id_like or self.category not in ("text", "number", "bool"):
+            return False
+        d = self.distinct
+        if d is None or d < 2:
+            return False
+        if self.category == "text":
+            return d <= CATEGORICAL_MAX
+        if self.category == "bool":
+            return True
+        return d <= SMALL_NUMBER_MAX
+
+    @property
+    def is_measure(self) -> bool:
+        if self.id_like or self.category != "number":
+            return False
+        d = self.distinct
+        return d is None or d > SMALL_NUMBER_MAX
+
+    @property
+    def is_name(self) -> bool:
+        """A text column that names things (a value a person would type: a district, an airport)."""
+        if self.id_like or self.category != "text" or self.is_categorical:
+            return False
+        avg = (self.profile or {}).get("avg_length")
+        if isinstance(avg, (int, float)) and avg > 60:
+            return False
+        d = self.distinct
+        return d is None or d > CATEGORICAL_MAX
+
+    @property
+    def is_date(self) -> bool:
+        return self.category == "date" and not self.id_like
+
+    @property
+    def is_timestamp(self) -> bool:
+        t = self.type.lower()
+        return self.is_date and ("time" in t or "datetime" in t)
+
+
+@dataclass(eq=False)
+class Table:
+    schema: str | None
+    name: str
+    names: TableName
+    comment: str | None
+    rows: float | None
+    primary_key: list[str]
+    columns: list[Column] = field(default_factory=list)
+    kind: str = "table"
+
+    def column(self, name: str) -> Column | None:
+        low = name.lower()
+        for c in self.columns:
+            if c.name.lower() == low:
+                return c
+        return None
+
+    @property
+    def pk_columns(self) -> list[Column]:
+        return [c for c in (self.column(n) for n in self.primary_key) if c is not None]
+
+    @property
+    def name_column(self) -> Column | None:
+        """The column that best names a row (``name``, a commented "... name", the first name-like)."""
+        names = [c for c in self.columns if c.is_name and c.readable]
+        for c in names:
+            if c.name.lower() in ("name", "title") or c.label.lower().endswith(" name") or c.label == "name":
+                return c
+        return names[0] if names else None
+
+
+@dataclass(eq=False)
+class Join:
+    """``child`` references ``parent``: ``pairs`` are (child column, parent column)."""
+
+    child: Table
+    parent: Table
+    pairs: list[tuple[Column, Column]]
+    kind: str  # "fk" | "interleave"
+    fk_name: str | None = None
+
+    @property
+    def role(self) -> str | None:
+        """When a child references the same parent twice (flights.origin_airport_id,
+        flights.dest_airport_id), the words that tell them apart ("origin"), else None."""
+        if len(self.pairs) != 1:
+            return None
+        col = self.pairs[0][0].name.lower()
+        parent = self.parent.name.lower()
+        base = re.sub(r"_?id$", "", col)
+        for stem in (parent, self.parent.names.singular.lower().replace(" ", "_")):
+            base = base.replace(stem, "").replace(singular_stem(stem), "")
+        base = base.strip("_")
+        if not base:
+            return None
+        from ctxtool.draft.names import words_of
+
+        return words_of(base)
+
+
+def singular_stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") else word
+
+
+class Model:
+    """The drafting view of a snapshot."""
+
+    def __init__(
+        self,
+        snapshot: dict[str, Any],
+        *,
+        namer: Namer | None = None,
+        tables: Sequence[str] | None = None,
+        sampler: Callable[[Table, Column], list[Any]] | None = None,
+    ) -> None:
+        self.snapshot = snapshot
+        self.dialect = normalize(snapshot.get("dialect") or snapshot.get("engine") or "postgres")
+        self.namer = namer or Namer()
+        self.sampler = sampler
+        self._samples: dict[tuple[str, str], list[Any]] = {}
+        wanted = {t.lower() for t in tables} if tables else None
+        self.tables: list[Table] = []
+        raw_tables: list[tuple[Table, dict[str, Any]]] = []
+        for schema in snapshot.get("schemas") or []:
+            for t in schema.get("tables") or []:
+                if (
+                    wanted is not None
+                    and t["name"].lower() not in wanted
+                    and (f"{schema.get('name')}.{t['name']}".lower() not in wanted)
+                ):
+                    continue
+                table = self._table(schema.get("name"), t)
+                self.tables.append(table)
+                raw_tables.append((table, t))
+        if wanted:
+            found = {t.name.lower() for t in self.tables} | {
+                f"{t.schema}.{t.name}".lower() for t in self.tables
+            }
+            missing = sorted(w for w in wanted if w not in found)
+            if missing:
+                from ctxtool.errors import InputError
+
+                known = ", ".join(
+                    sorted(t["name"] for s in snapshot.get("schemas") or [] for t in s.get("tables") or [])
+                )
+                raise InputError(
+                    f"--tables: no table named {', '.join(missing)} in the snapshot (tables: {known})"
+                )
+        self.joins: list[Join] = []
+        for table, raw in raw_tables:
+            self._joins_of(table, raw)
+
+    # -- building ---------------------------------------------------------------------------
+
+    def _table(self, schema: str | None, raw: dict[str, Any]) -> Table:
+        table = Table(
+            schema=schema,
+            name=raw["name"],
+            names=self.namer.table(raw),
+            comment=raw.get("comment"),
+            rows=raw.get("row_estimate"),
+            primary_key=list(raw.get("primary_key") or []),
+            kind=raw.get("kind") or "table",
+        )
+        fk_cols = {c.lower() for fk in raw.get("foreign_keys") or [] for c in fk.get("columns") or []}
+        pk = {c.lower() for c in table.primary_key}
+        for rc in raw.get("columns") or []:
+            ctype = str(rc.get("type") or "")
+            category = column_category(ctype)
+            col = Column(
+                table=table,
+                name=rc["name"],
+                type=ctype,
+                category=category,
+                label=self.namer.column(raw, rc),
+                comment=rc.get("comment"),
+                profile=rc.get("profile") or {},
+                nullable=bool(rc.get("nullable", True)),
+                in_pk=rc["name"].lower() in pk,
+                in_fk=rc["name"].lower() in fk_cols,
+                readable=self.namer.has_real_name(raw, rc),
+            )
+            table.columns.append(col)
+        return table
+
+    def _joins_of(self, table: Table, raw: dict[str, Any]) -> None:
+        for fk in raw.get("foreign_keys") or []:
+            parent = self.table(fk.get("ref_table"), fk.get("ref_schema"))
+            if parent is None:
+                continue
+            pairs = []
+            for c, p in zip(fk.get("columns") or [], fk.get("ref_columns") or [], strict=False):
+                cc, pc = table.column(c), parent.column(p)
+                if cc is None or pc is None:
+                    break
+                pairs.append((cc, pc))
+            else:
+                if pairs:
+                    self.joins.append(Join(table, parent, pairs, "fk", fk.get("name")))
+        inter = raw.get("interleave")
+        if isinstance(inter, dict) and inter.get("parent"):
+            parent = self.table(inter["parent"], table.schema)
+            if parent is not None and not any(j.child is table and j.parent is parent for j in self.joins):
+                pairs = []
+                for pc in parent.pk_columns:
+                    cc = table.column(pc.name)
+                    if cc is None:
+                        pairs = []
+                        break
+                    pairs.append((cc, pc))
+                if pairs:
+                    self.joins.append(Join(table, parent, pairs, "interleave"))
+
+    def labelled_snapshot(self) -> dict[str, Any]:
+        """The snapshot with each column's comment replaced by its plain-English label, so that
+        ``parameterize`` names values by what they are ("a given region", not "a given A3") and the
+        glossary reaches the manifests."""
+        import copy
+
+        snap = copy.deepcopy(self.snapshot)
+        labels = {(t.name, c.name): c.label for t in self.tables for c in t.columns}
+        for schema in snap.get("schemas") or []:
+            for t in schema.get("tables") or []:
+                for c in t.get("columns") or []:
+                    label = labels.get((t["name"], c["name"]))
+                    if label:
+                        c["comment"] = label
+        return snap
+
+    # -- lookups ----------------------------------------------------------------------------
+
+    def table(self, name: str | None, schema: str | None = None) -> Table | None:
+        if not name:
+            return None
+        low = name.lower()
+        for t in self.tables:
+            if t.name.lower() == low and (
+                schema is None or t.schema is None or (t.schema or "").lower() == schema.lower()
+            ):
+                return t
+        for t in self.tables:
+            if t.name.lower() == low:
+                return t
+        return None
+
+    def parents_of(self, table: Table) -> list[Join]:
+        return [j for j in self.joins if j.child is table and j.parent is not table]
+
+    def children_of(self, table: Table) -> list[Join]:
+        return [j for j in self.joins if j.parent is table and j.child is not table]
+
+    def values(self, col: Column, n: int = 5) -> list[Any]:
+        """Concrete values of ``col``: the profile's most common ones, else a sample from the database."""
+        vals = [v for v in col.common_values if _usable_value(v)]
+        if vals:
+            return vals[:n]
+        key = (col.table.name, col.name)
+        if key not in self._samples:
+            sampled: list[Any] = []
+            if self.sampler is not None:
+                try:
+                    sampled = [v for v in self.sampler(col.table, col) if _usable_value(v)]
+                except Exception:  # a sample is a nicety: drafting goes on without it
+                    sampled = []
+            self._samples[key] = sampled
+        return self._samples[key][:n]
+
+    # -- SQL text ---------------------------------------------------------------------------
+
+    def ident(self, name: str) -> str:
+        return quote_ident(name, self.dialect)
+
+    def table_sql(self, table: Table) -> str:
+        """The table as written in FROM (schema-qualified outside PostgreSQL's ``public``)."""
+        name = self.ident(table.name)
+        if table.schema and self.dialect == "postgres" and table.schema != "public":
+            return f"{self.ident(table.schema)}.{name}"
+        return name
+
+    def col(self, col: Column, alias: str | None = None) -> str:
+        qualifier = self.ident(alias) if alias else self.ident(col.table.name)
+        return f"{qualifier}.{self.ident(col.name)}"
+
+    def literal(self, value: Any, col: Column | None = None) -> str:
+        return sql_literal(value, self.dialect, col)
+
+    def join_on(self, join: Join, child_alias: str | None = None, parent_alias: str | None = None) -> str:
+        return " AND ".join(
+            f"{self.col(c, child_alias)} = {self.col(p, parent_alias)}" for c, p in join.pairs
+        )
+
+
+def column_category(type_name: str) -> str:
+    t = type_name.lower()
+    if t.startswith("bool") or t in ("tinyint(1)", "bit(1)"):
+        return "bool"
+    return type_category(type_name)
+
+
+def _usable_value(v: Any) -> bool:
+    if v is None or isinstance(v, (dict, list)):
+        return False
+    if isinstance(v, str):
+        return 0 < len(v) <= 80 and "\n" not in v and not v.startswith("base64:")
+    return True
+
+
+def quote_ident(name: str, dialect: str) -> str:
+    """``name`` as an identifier, quoted only when it must be (upper case, symbols, reserved words)."""
+    simple = re.fullmatch(r"[a-z_][a-z0-9_]*", name) is not None and name.lower() not in RESERVED
+    if simple:
+        return name
+    if dialect == "postgres":
+        return '"' + name.replace('"', '""') + '"'
+    return "`" + name.replace("`", "``") + "`"
+
+
+def sql_literal(value: Any, dialect: str, col: Column | None = None) -> str:
+    """A literal for ``value`` in ``dialect`` (dates as ISO strings, ``'1995-01-01'``)."""
+    if isinstance(value, bool) or (col is not None and col.category == "bool" and value in (0, 1)):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, Decimal)) or isinstance(value, float):
+        if col is not None and col.category == "text":
+            return _string(str(value), dialect)
+        return format_number(value)
+    # Dates and timestamps are written as plain strings: every engine compares them with a date
+    # column (Spanner coerces string literals), and a plain literal parameterizes into one placeholder.
+    if isinstance(value, _dt.datetime):
+        return _string(value.isoformat(sep=" "), dialect)
+    if isinstance(value, _dt.date):
+        return _string(value.isoformat(), dialect)
+    text = str(value)
+    if col is not None and col.category == "date":
+        return _string(text.replace("T", " ") if col.is_timestamp else text[:10], dialect)
+    if col is not None and col.category == "number":
+        try:
+            return format_number(Decimal(text))
+        except ArithmeticError:
+            pass
+    return _string(text, dialect)
+
+
+def _string(text: str, dialect: str) -> str:
+    if dialect == "postgres":
+        return "'" + text.replace("'", "''") + "'"
+    if dialect == "spanner":
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def format_number(value: Any) -> str:
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return repr(round(value, 6))
+    if isinstance(value, Decimal):
+        if value == value.to_integral_value():
+            return str(int(value))
+        return format(value.normalize(), "f")
+    return str(value)
+
+
+def nice_number(value: float) -> int | float:
+    """A round number near ``value`` (2 significant digits), as people write thresholds."""
+    if value == 0:
+        return 0
+    sign = -1 if value < 0 else 1
+    v = abs(value)
+    digits = len(str(int(v))) if v >= 1 else 0
+    if v >= 10:
+        step = 10 ** max(0, digits - 2)
+        return sign * int(round(v / step) * step)
+    if v >= 1:
+        return sign * round(v, 1) if v != int(v) else sign * int(v)
+    return sign * round(v, 2)
+
+
+def first(items: Iterable[Any]) -> Any:
+    for item in items:
+        return item
+    return None

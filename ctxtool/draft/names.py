@@ -1,0 +1,274 @@
+"""Plain-English names for tables and columns, so drafted questions read like a person wrote them.
+
+A name comes from, in order: the user's glossary file (``--glossary``), the column or table comment
+(``"A3"`` commented "region" reads "region"), and the identifier split into words with a few common
+abbreviations spelled out (``k_symbol`` -> "k symbol", ``disp`` -> "disposition"). The glossary is a
+small JSON file people keep next to their set::
+
+    {"tables": {"trans": "transaction", "disp": {"singular": "disposition", "plural": "dispositions"}},
+     "columns": {"district.A2": "district name", "A11": "average salary", "trans.k_symbol": "payment type"}}
+
+Column keys are ``table.column`` or a bare ``column`` (any table); matching ignores case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxtool.errors import InputError
+from ctxtool.jsondoc import load_json
+
+# Abbreviations common in schemas, spelled out in questions (the glossary overrides them).
+ABBREVIATIONS = {
+    "amt": "amount",
+    "qty": "quantity",
+    "num": "number",
+    "no": "number",
+    "nbr": "number",
+    "cnt": "count",
+    "desc": "description",
+    "dept": "department",
+    "emp": "employee",
+    "cust": "customer",
+    "addr": "address",
+    "dob": "date of birth",
+    "disp": "disposition",
+    "trans": "transaction",
+    "txn": "transaction",
+    "tx": "transaction",
+    "acct": "account",
+    "org": "organization",
+    "cat": "category",
+    "pct": "percentage",
+    "avg": "average",
+    "min": "minimum",
+    "max": "maximum",
+    "dt": "date",
+    "ts": "timestamp",
+    "km": "km",
+    "iata": "IATA code",
+    "icao": "ICAO code",
+    "id": "ID",
+    "dest": "destination",
+    "dst": "destination",
+    "orig": "origin",
+    "src": "source",
+}
+
+_IRREGULAR_PLURALS = {
+    "person": "people",
+    "child": "children",
+    "man": "men",
+    "woman": "women",
+    "status": "statuses",
+    "data": "data",
+    "series": "series",
+    "news": "news",
+}
+_IRREGULAR_SINGULARS = {v: k for k, v in _IRREGULAR_PLURALS.items()}
+
+
+def pluralize(noun: str) -> str:
+    """``loan`` -> ``loans``, ``category`` -> ``categories``, ``district name`` -> ``district names``."""
+    head, _, last = noun.rpartition(" ")
+    prefix = head + " " if head else ""
+    low = last.lower()
+    if low in _IRREGULAR_PLURALS:
+        return prefix + _IRREGULAR_PLURALS[low]
+    if re.search(r"[^aeiou]y$", low):
+        return prefix + last[:-1] + "ies"
+    if re.search(r"(s|x|z|ch|sh)$", low):
+        return prefix + last + "es"
+    return prefix + last + "s"
+
+
+def singularize(noun: str) -> str:
+    """``airports`` -> ``airport``, ``categories`` -> ``category``, ``addresses`` -> ``address``."""
+    head, _, last = noun.rpartition(" ")
+    prefix = head + " " if head else ""
+    low = last.lower()
+    if low in _IRREGULAR_SINGULARS:
+        return prefix + _IRREGULAR_SINGULARS[low]
+    if low.endswith("ies") and len(low) > 4:
+        return prefix + last[:-3] + "y"
+    if re.search(r"(ss|us|is|ics)$", low) or len(low) <= 3:
+        return noun
+    if re.search(r"(sses|xes|zes|ches|shes)$", low):
+        return prefix + last[:-2]
+    if low.endswith("s"):
+        return prefix + last[:-1]
+    return noun
+
+
+def words_of(identifier: str) -> str:
+    """An identifier as words: ``birth_date`` -> "birth date", ``departureTime`` -> "departure time"."""
+    text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", identifier)
+    parts = [p for p in re.split(r"[_\W]+", text) if p]
+    out = [ABBREVIATIONS.get(p.lower(), p.lower() if not p.isupper() or len(p) > 4 else p) for p in parts]
+    return " ".join(out) or identifier
+
+
+_SENTENCE = re.compile(r"\b(was|were|is|are|has|have|had|will|when|which|that)\b", re.I)
+_TAIL = re.compile(r"\s(in|on|per|after|before|for|of the|at the)\s.*$", re.I)
+
+
+def comment_label(comment: str | None, limit: int = 6, values: Sequence[Any] = ()) -> str | None:
+    """A short label from a comment: its first clause, when it reads as a name.
+
+    Comments that describe the values (``"A finished OK, B finished unpaid"``, ``"M or F"``) or read as
+    a sentence (``"date the loan was granted"``) give no label: the column name is used instead.
+    """
+    if not comment or not comment.strip():
+        return None
+    text = comment.strip()
+    text = re.split(r"[.;:\n(]|\s[-–]\s", text, maxsplit=1)[0].strip()
+    if re.search(r"\bor\b", text) or _SENTENCE.search(text):
+        return None
+    words = set(re.findall(r"[\w.]+", text))
+    if any(str(v) in words for v in values if v is not None):
+        return None
+    text = text.split(",", 1)[0].strip()
+    text = _TAIL.sub("", text).strip()
+    if not text or len(text.split()) > limit:
+        return None
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        text = text[0].lower() + text[1:]
+    return text
+
+
+@dataclass
+class TableName:
+    singular: str
+    plural: str
+
+
+@dataclass
+class Glossary:
+    """Names chosen by the user: ``tables`` (name -> TableName), ``columns`` (key -> label)."""
+
+    tables: dict[str, TableName] = field(default_factory=dict)
+    columns: dict[str, str] = field(default_factory=dict)
+    path: str | None = None
+
+    def table(self, name: str) -> TableName | None:
+        return self.tables.get(name.lower())
+
+    def column(self, table: str, column: str) -> str | None:
+        return self.columns.get(f"{table}.{column}".lower()) or self.columns.get(column.lower())
+
+
+def load_glossary(path: str) -> Glossary:
+    """Read a glossary file; an entry of the wrong shape is an error naming its line."""
+    doc = load_json(path)
+    data = doc.data
+    if not isinstance(data, dict):
+        raise InputError(f'{path}:1:1: a glossary is a JSON object with "tables" and "columns"')
+    out = Glossary(path=path)
+    for key in data:
+        if key not in ("tables", "columns"):
+            line, col = doc.position(f"/{key}")
+            raise InputError(f'{path}:{line}:{col}: unknown glossary key "{key}"; use "tables" and "columns"')
+    tables = data.get("tables") or {}
+    columns = data.get("columns") or {}
+    for section, value in (("tables", tables), ("columns", columns)):
+        if not isinstance(value, dict):
+            line, col = doc.position(f"/{section}")
+            raise InputError(f'{path}:{line}:{col}: "{section}" must be an object of name -> label')
+    for name, value in tables.items():
+        if isinstance(value, str) and value.strip():
+            singular = value.strip()
+            out.tables[name.lower()] = TableName(singular, pluralize(singular))
+        elif isinstance(value, dict) and isinstance(value.get("singular"), str):
+            singular = value["singular"].strip()
+            plural = value.get("plural") if isinstance(value.get("plural"), str) else pluralize(singular)
+            out.tables[name.lower()] = TableName(singular, plural)
+        else:
+            line, col = doc.position(f"/tables/{name}")
+            raise InputError(
+                f'{path}:{line}:{col}: table "{name}": give a label ("transaction") or '
+                '{"singular": ..., "plural": ...}'
+            )
+    for name, value in columns.items():
+        if not isinstance(value, str) or not value.strip():
+            line, col = doc.position(f"/columns/{name}")
+            raise InputError(f'{path}:{line}:{col}: column "{name}": give a non-empty label')
+        out.columns[name.lower()] = value.strip()
+    return out
+
+
+def identifier_is_readable(name: str) -> bool:
+    """Whether an identifier reads as words (``birth_date``, ``disp``), not a code (``A3``, ``t01``)."""
+    parts = [p for p in re.split(r"[_\W]+", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)) if p]
+    return (
+        bool(parts)
+        and all(
+            p.lower() in ABBREVIATIONS or (re.fullmatch(r"[A-Za-z]{3,}", p) is not None) or p.isdigit()
+            for p in parts
+        )
+        and any(not p.isdigit() for p in parts)
+    )
+
+
+class Namer:
+    """Labels for the tables and columns of one snapshot."""
+
+    def __init__(self, glossary: Glossary | None = None) -> None:
+        self.glossary = glossary or Glossary()
+
+    def table(self, table: dict[str, Any]) -> TableName:
+        name = table["name"]
+        chosen = self.glossary.table(name)
+        if chosen:
+            return chosen
+        # A readable table name beats its comment ("account", not "bank account"); a cryptic one
+        # (``t01``, ``XK``) is named by its comment where there is one.
+        label = None if identifier_is_readable(name) else comment_label(table.get("comment"), limit=3)
+        base = singularize(label) if label else singularize(words_of(name))
+        return TableName(base, pluralize(base))
+
+    def column(self, table: dict[str, Any], column: dict[str, Any]) -> str:
+        chosen = self.glossary.column(table["name"], column["name"])
+        if chosen:
+            return chosen
+        label = comment_label(column.get("comment"), values=_common(column))
+        if label:
+            return label
+        words = words_of(column["name"])
+        return words
+
+    def has_real_name(self, table: dict[str, Any], column: dict[str, Any]) -> bool:
+        """False for cryptic names (``A3``) with no comment or glossary entry: questions using them
+        would not read well."""
+        if self.glossary.column(table["name"], column["name"]) or comment_label(
+            column.get("comment"), values=_common(column)
+        ):
+            return True
+        return bool(re.search(r"[a-z]{3,}", column["name"].lower())) and not re.fullmatch(
+            r"[a-z]{1,2}\d+", column["name"].lower()
+        )
+
+
+def _common(column: dict[str, Any]) -> list[Any]:
+    mc = (column.get("profile") or {}).get("most_common") or []
+    return [m.get("value") for m in mc if isinstance(m, dict)]
+
+
+def starter_glossary(snapshot: dict[str, Any], namer: Namer | None = None) -> dict[str, Any]:
+    """A glossary holding the names drafting would use now, for every table and non-key column, so
+    a person can correct them (cryptic columns without a comment read as their bare identifier)."""
+    namer = namer or Namer()
+    tables: dict[str, Any] = {}
+    columns: dict[str, str] = {}
+    for schema in snapshot.get("schemas") or []:
+        for t in schema.get("tables") or []:
+            name = namer.table(t)
+            tables[t["name"]] = {"singular": name.singular, "plural": name.plural}
+            keys = {c.lower() for c in t.get("primary_key") or []}
+            keys |= {c.lower() for fk in t.get("foreign_keys") or [] for c in fk.get("columns") or []}
+            for c in t.get("columns") or []:
+                if c["name"].lower() not in keys:
+                    columns[f"{t['name']}.{c['name']}"] = namer.column(t, c)
+    return {"tables": tables, "columns": columns}

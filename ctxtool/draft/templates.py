@@ -1,0 +1,404 @@
+"""Templates along what the schema says: counts, breakdowns, top-N, sums and averages, lookups, joins.
+
+Each family follows one rule of thumb about what people ask a database of this shape; questions are
+written from the plain-English names of :mod:`ctxtool.draft.names` with concrete values taken from the
+profile (or a sample), so that ``parameterize`` can turn them into placeholders.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ctxtool.draft.drafts import Draft, template
+from ctxtool.draft.model import Column, Join, Model, Table, nice_number
+
+TOP_N = 10
+MAX_CATEGORIES = 3
+MAX_MEASURES = 3
+MAX_DATES = 2
+_ADDITIVE = re.compile(
+    r"amount|payment|price|cost|total|quantity|revenue|sales|distance|fee|value|sum|volume|"
+    r"inhabitant|population|crime|count|number of",
+    re.I,
+)
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def say(value: Any, col: Column) -> str:
+    """How a value is written in a question: strings quoted, numbers and dates as they are."""
+    if col.category in ("number", "bool") and not isinstance(value, str):
+        return str(value)
+    if col.category == "date":
+        return str(value)[:10] if not col.is_timestamp else str(value).replace("T", " ")
+    return "'" + str(value) + "'"
+
+
+def snake(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "value"
+
+
+def qualified_label(table: Table, col: Column) -> str:
+    """``region`` of a district -> "district region" (unless the label already names the table)."""
+    singular = table.names.singular
+    if col.label.lower().startswith(singular.lower()) or singular.lower() in col.label.lower():
+        return col.label
+    return f"{singular} {col.label}"
+
+
+def readable(cols: list[Column]) -> list[Column]:
+    return [c for c in cols if c.readable]
+
+
+def categories(table: Table) -> list[Column]:
+    return readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
+
+
+def measures(table: Table) -> list[Column]:
+    return readable([c for c in table.columns if c.is_measure])[:MAX_MEASURES]
+
+
+def dates(table: Table) -> list[Column]:
+    return readable([c for c in table.columns if c.is_date])[:MAX_DATES]
+
+
+_NOT_ADDITIVE = re.compile(
+    r"ratio|rate|percent|average|avg|mean|latitude|longitude|altitude|elevation|\bage\b", re.I
+)
+
+
+def is_additive(col: Column) -> bool:
+    """Whether summing the column means something (amounts, counts), rather than averaging it."""
+    if _NOT_ADDITIVE.search(col.label) or _NOT_ADDITIVE.search(col.name):
+        return False
+    return bool(_ADDITIVE.search(col.name) or _ADDITIVE.search(col.label))
+
+
+def key_columns(table: Table) -> list[Column]:
+    return table.pk_columns or table.columns[:1]
+
+
+def shown_columns(table: Table, limit: int = 6) -> list[Column]:
+    """Columns to show for a row: its key and a few readable, non-key columns."""
+    cols = list(key_columns(table))
+    for c in table.columns:
+        if len(cols) >= limit:
+            break
+        if c not in cols and not c.in_fk and c.readable and c.category != "other":
+            cols.append(c)
+    return cols
+
+
+def year_range(col: Column) -> int | None:
+    """A year inside the column's range (the middle one), from the profile."""
+    prof = col.profile or {}
+    lo, hi = prof.get("min"), prof.get("max")
+    years = [int(str(v)[:4]) for v in (lo, hi) if isinstance(v, str) and re.match(r"\d{4}", str(v))]
+    if len(years) == 2:
+        return (years[0] + years[1]) // 2
+    common = [v for v in col.common_values if isinstance(v, str) and re.match(r"\d{4}", v)]
+    return int(common[0][:4]) if common else None
+
+
+def threshold(col: Column) -> int | float | None:
+    prof = col.profile or {}
+    lo, hi = prof.get("min"), prof.get("max")
+    if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and hi > lo:
+        return nice_number(lo + (hi - lo) / 2)
+    return None
+
+
+def date_range_sql(m: Model, d: Column, year: int) -> tuple[str, str]:
+    """A condition for "within ``year``" and how the question says it."""
+    if d.is_timestamp:
+        a, b = f"{year}-01-01 00:00:00", f"{year + 1}-01-01 00:00:00"
+        return (
+            f"{m.col(d)} >= {m.literal(a, d)} AND {m.col(d)} < {m.literal(b, d)}",
+            f"from {a} up to {b}",
+        )
+    a, b = f"{year}-01-01", f"{year}-12-31"
+    return f"{m.col(d)} BETWEEN {m.literal(a, d)} AND {m.literal(b, d)}", f"between {a} and {b}"
+
+
+def date_phrase(d: Column, facet: bool = False) -> str:
+    """How a question says "whose date column is ...": "are dated", "were issued", "have a birth date"."""
+    label = d.label
+    if label.lower() == "date":
+        return "dated" if facet else "are dated"
+    if re.fullmatch(r"[a-z]+ed", label):
+        return label if facet else f"were {label}"
+    return f"with {article(label)} {label}" if facet else f"have {article(label)} {label}"
+
+
+def per_year_question(d: Column, plural: str) -> str:
+    label = d.label
+    if label.lower() == "date":
+        return f"How many {plural} are there per year?"
+    if re.fullmatch(r"[a-z]+ed", label):
+        return f"How many {plural} were {label} per year?"
+    return f"How many {plural} are there per year of {label}?"
+
+
+def average_question(meas: Column, plural: str, by: str = "") -> str:
+    if meas.label.lower().startswith(("average ", "mean ")):
+        return f"What is the overall {meas.label} of {plural}{by}?"
+    return f"What is the average {meas.label} of {plural}{by}?"
+
+
+class TemplateDrafter:
+    def __init__(self, model: Model) -> None:
+        self.m = model
+        self.out: list[Draft] = []
+
+    def add(self, question: str, sql: str, origin: str, *tables: Table) -> None:
+        self.out.append(template(question, sql, origin, [t.name for t in tables]))
+
+    def run(self) -> list[Draft]:
+        for table in self.m.tables:
+            self.table(table)
+        for join in self.m.joins:
+            self.join(join)
+            for grand in self.m.parents_of(join.parent):
+                if grand.parent is not join.child:
+                    self.two_hop(join, grand)
+        seen: set[str] = set()
+        unique = []
+        for d in self.out:
+            key = d.text.lower()
+            if key not in seen:
+                seen.add(key)
+                unique.append(d)
+        return unique
+
+    # -- one table ----------------------------------------------------------------------------
+
+    def table(self, t: Table) -> None:
+        m, p = self.m, t.names.plural
+        src = m.table_sql(t)
+        self.add(
+            f"How many {p} are there?",
+            f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src}",
+            "schema:count",
+            t,
+        )
+        cats = categories(t)
+        for c in cats:
+            cc = m.col(c)
+            self.add(
+                f"How many {p} are there for each {c.label}?",
+                f"SELECT {cc}, COUNT(*) AS {snake(t.name)}_count FROM {src} GROUP BY {cc} "
+                f"ORDER BY {snake(t.name)}_count DESC, {cc}",
+                "schema:breakdown",
+                t,
+            )
+            values = m.values(c, 1)
+            if values:
+                v = values[0]
+                self.add(
+                    f"How many {p} have {c.label} {say(v, c)}?",
+                    f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {cc} = {m.literal(v, c)}",
+                    "schema:count-where",
+                    t,
+                )
+        keys = key_columns(t)
+        name = t.name_column
+        for meas in measures(t):
+            mc = m.col(meas)
+            shown = [*keys, *([name] if name and name not in keys else []), meas]
+            order_keys = ", ".join(m.col(k) for k in keys)
+            self.add(
+                f"Which {TOP_N} {p} have the highest {meas.label}?",
+                f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
+                f"ORDER BY {mc} DESC, {order_keys} LIMIT {TOP_N}",
+                "schema:top-n",
+                t,
+            )
+            agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
+            alias = f"{word}_{snake(meas.name)}"
+            self.add(
+                f"What is the total {meas.label} of all {p}?"
+                if word == "total"
+                else average_question(meas, p),
+                f"SELECT {agg}({mc}) AS {alias} FROM {src}",
+                f"schema:{word}",
+                t,
+            )
+            limit = threshold(meas)
+            if limit is not None:
+                self.add(
+                    f"How many {p} have {article(meas.label)} {meas.label} greater than {limit}?",
+                    f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {mc} > {limit}",
+                    "schema:threshold",
+                    t,
+                )
+            for c in cats[:2]:
+                if c is meas:
+                    continue
+                cc = m.col(c)
+                self.add(
+                    f"What is the total {meas.label} of {p} for each {c.label}?"
+                    if word == "total"
+                    else average_question(meas, p, f" for each {c.label}"),
+                    f"SELECT {cc}, {agg}({mc}) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                    f"schema:{word}-by",
+                    t,
+                )
+        for d in dates(t):
+            dc = m.col(d)
+            alias = f"{snake(d.name)}_year"
+            self.add(
+                per_year_question(d, p),
+                f"SELECT EXTRACT(YEAR FROM {dc}) AS {alias}, COUNT(*) AS {snake(t.name)}_count FROM {src} "
+                f"WHERE {dc} IS NOT NULL GROUP BY {alias} ORDER BY {alias}",
+                "schema:per-year",
+                t,
+            )
+            year = year_range(d)
+            if year is not None:
+                cond, words = date_range_sql(m, d, year)
+                self.add(
+                    f"How many {p} {date_phrase(d)} {words}?",
+                    f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {cond}",
+                    "schema:date-range",
+                    t,
+                )
+        if name is not None:
+            values = m.values(name, 1)
+            if values:
+                v = values[0]
+                cols = shown_columns(t)
+                self.add(
+                    f"Show the {t.names.singular} with {name.label} {say(v, name)}.",
+                    f"SELECT {', '.join(m.col(c) for c in cols)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+                    "schema:lookup",
+                    t,
+                )
+        for f in [c for c in t.columns if c.is_flag and c.readable][:2]:
+            self.add(
+                f"How many {p} are {f.label}?",
+                f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {m.col(f)} = TRUE",
+                "schema:flag",
+                t,
+            )
+
+    # -- along a foreign key ------------------------------------------------------------------
+
+    def join(self, j: Join) -> None:
+        m = self.m
+        c, p = j.child, j.parent
+        on = m.join_on(j)
+        src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {on}"
+        role = j.role if sum(1 for k in m.joins if k.child is c and k.parent is p) > 1 else None
+        pkeys = key_columns(p)
+        pname = p.name_column
+        group = [*pkeys, *([pname] if pname and pname not in pkeys else [])]
+        gsql = ", ".join(m.col(k) for k in group)
+        alias = f"{snake(c.name)}_count"
+        self.add(
+            f"Which {TOP_N} {p.names.plural} are the {role} of the most {c.names.plural}?"
+            if role
+            else f"Which {TOP_N} {p.names.plural} have the most {c.names.plural}?",
+            f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
+            f"ORDER BY {alias} DESC, {', '.join(m.col(k) for k in pkeys)} LIMIT {TOP_N}",
+            "schema:join-top",
+            c,
+            p,
+        )
+        if pname is not None and (values := m.values(pname, 1)):
+            v = values[0]
+            self.add(
+                f"How many {c.names.plural} have the {p.names.singular} with {pname.label} {say(v, pname)} as {role}?"
+                if role
+                else f"How many {c.names.plural} belong to the {p.names.singular} with {pname.label} {say(v, pname)}?",
+                f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(pname)} = {m.literal(v, pname)}",
+                "schema:join-lookup",
+                c,
+                p,
+            )
+        if len(pkeys) == 1 and not role:
+            self.add(
+                f"How many {p.names.plural} have at least one {c.names.singular}?",
+                f"SELECT COUNT(DISTINCT {m.col(pkeys[0])}) AS {snake(p.name)}_count FROM {src}",
+                "schema:join-exists",
+                c,
+                p,
+            )
+        if role:
+            return
+        pcats = categories(p)
+        for cat in pcats[:1]:
+            label = qualified_label(p, cat)
+            cc = m.col(cat)
+            self.add(
+                f"How many {c.names.plural} are there for each {label}?",
+                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                "schema:join-breakdown",
+                c,
+                p,
+            )
+            if values := m.values(cat, 1):
+                v = values[0]
+                self.add(
+                    f"How many {c.names.plural} belong to {p.names.plural} with {cat.label} {say(v, cat)}?",
+                    f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {cc} = {m.literal(v, cat)}",
+                    "schema:join-count-where",
+                    c,
+                    p,
+                )
+            for meas in measures(c)[:1]:
+                agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
+                malias = f"{word}_{snake(meas.name)}"
+                self.add(
+                    f"What is the total {meas.label} of {c.names.plural} for each {label}?"
+                    if word == "total"
+                    else average_question(meas, c.names.plural, f" for each {label}"),
+                    f"SELECT {cc}, {agg}({m.col(meas)}) AS {malias} FROM {src} GROUP BY {cc} "
+                    f"ORDER BY {malias} DESC, {cc}",
+                    f"schema:join-{word}-by",
+                    c,
+                    p,
+                )
+
+    def two_hop(self, j1: Join, j2: Join) -> None:
+        """child -> parent -> grandparent (loan -> account -> district)."""
+        m = self.m
+        c, p, g = j1.child, j1.parent, j2.parent
+        if g is c or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
+            return
+        if sum(1 for k in m.joins if k.child is p and k.parent is g) > 1:
+            return
+        src = (
+            f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j1)} "
+            f"JOIN {m.table_sql(g)} ON {m.join_on(j2)}"
+        )
+        alias = f"{snake(c.name)}_count"
+        for cat in categories(g)[:1]:
+            cc = m.col(cat)
+            self.add(
+                f"How many {c.names.plural} are there for each {qualified_label(g, cat)}?",
+                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                "schema:two-hop-breakdown",
+                c,
+                p,
+                g,
+            )
+        gname = g.name_column
+        if gname is not None and (values := m.values(gname, 1)):
+            v = values[0]
+            self.add(
+                f"How many {c.names.plural} have {article(p.names.singular)} {p.names.singular} in the "
+                f"{g.names.singular} with {gname.label} {say(v, gname)}?",
+                f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(gname)} = {m.literal(v, gname)}",
+                "schema:two-hop-lookup",
+                c,
+                p,
+                g,
+            )
+
+
+def draft_templates(model: Model) -> list[Draft]:
+    """Template drafts for every table and join of ``model`` (not yet parameterized or checked)."""
+    return TemplateDrafter(model).run()

@@ -1,0 +1,245 @@
+"""Value linking: find the value phrases of a question and resolve them through the set's value
+searches, against the database, misspellings included.
+
+Candidate phrases are quoted strings and n-grams (up to five words) that begin and end with a word
+that is neither a stopword nor part of the templates' fixed wording (their parameterized intents),
+so "accounts in Prauge" asks the value searches about "Prauge" and not about "accounts". Each
+candidate is run through every value search (``$value`` bound, never pasted); results within the
+distance limit compete, the closest first and the longer phrase on ties, without overlaps. Every
+result keeps its stored value, column, concept type and distance, and the runner-up readings stay
+as alternatives for disambiguation.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxtool.errors import CtxtoolError
+from ctxtool.runtime.text import CANONICAL_WORDS, STOPWORDS, Literal, Token, content_tokens, stem, tokenize
+
+MAX_NGRAM = 5
+MAX_PHRASES = 16  # value searches run per phrase: bound the round trips of one question
+
+
+@dataclass
+class LinkedValue:
+    phrase: str  # as the user wrote it
+    start: int
+    end: int
+    value: Any  # the stored value found
+    column: str  # "table.column" where it was found
+    concept_type: str
+    distance: float  # 0 = exact, at most 1
+    search: int  # index of the value search that found it
+    context: Any = None
+    alternatives: list[LinkedValue] = field(default_factory=list)
+
+    @property
+    def column_key(self) -> str:
+        return self.column.lower()
+
+    def to_dict(self, alternatives: bool = True) -> dict[str, Any]:
+        out = {
+            "phrase": self.phrase,
+            "value": self.value,
+            "column": self.column,
+            "concept_type": self.concept_type,
+            "distance": round(self.distance, 4),
+            "value_search": self.search,
+        }
+        if self.context not in (None, "", {}):
+            out["context"] = self.context
+        if alternatives and self.alternatives:
+            out["alternatives"] = [a.to_dict(False) for a in self.alternatives]
+        return out
+
+
+def _is_content(tok: Token, vocabulary: set[str], first: bool) -> bool:
+    low = tok.lower.strip("'\"")
+    if not any(c.isalnum() for c in low):
+        return False
+    if low in STOPWORDS or low in CANONICAL_WORDS:
+        return False
+    if tok.text[:1].isupper() and not first:
+        return True  # a capitalized word inside a sentence is a name even when templates use it
+    if low.isdigit():
+        return False
+    return stem(low) not in vocabulary and low not in vocabulary
+
+
+def candidate_phrases(
+    question: str, literals: Sequence[Literal], vocabulary: set[str]
+) -> list[tuple[int, int, str]]:
+    """``(start, end, text)`` of the phrases worth asking the value searches about."""
+    out: list[tuple[int, int, str]] = []
+    seen: set[tuple[int, int]] = set()
+    for lit in literals:
+        if lit.kind == "quoted":
+            out.append((lit.start, lit.end, lit.text))
+            seen.add((lit.start, lit.end))
+    blocked = [(lit.start, lit.end) for lit in literals if lit.kind != "quoted"]
+    quoted = [(lit.start, lit.end) for lit in literals if lit.kind == "quoted"]
+    tokens = [
+        t
+        for t in tokenize(question)
+        if not any(a <= t.start < b for a, b in blocked) and not any(a <= t.start < b for a, b in quoted)
+    ]
+    content = [_is_content(t, vocabulary, i == 0) for i, t in enumerate(tokens)]
+    for i, ti in enumerate(tokens):
+        if not content[i]:
+            continue
+        for j in range(i, min(i + MAX_NGRAM, len(tokens))):
+            tj = tokens[j]
+            # no gap across a removed literal
+            if j > i and any(tokens[j - 1].end <= a < tj.start for a, _ in blocked + quoted):
+                break
+            if not content[j]:
+                continue
+            span = (ti.start, tj.end)
+            if span in seen:
+                continue
+            text = question[ti.start : tj.end]
+            if len(text) < 2:
+                continue
+            seen.add(span)
+            out.append((ti.start, tj.end, text))
+    return out
+
+
+class ValueLinker:
+    """Links question phrases to stored values with the set's value searches through a connector."""
+
+    def __init__(
+        self,
+        value_searches: Sequence[dict[str, Any]],
+        connector: Any,
+        *,
+        vocabulary: Iterable[str] = (),
+        max_distance: float = 0.35,
+        cache_size: int = 4096,
+    ) -> None:
+        self.value_searches = [vs for vs in value_searches if isinstance(vs, dict) and vs.get("query")]
+        self.connector = connector
+        self.vocabulary = set(vocabulary)
+        self.max_distance = max_distance
+        self.warnings: list[str] = []
+        self._disabled: set[int] = set()
+        self._cache: dict[tuple[int, str], list[LinkedValue]] = {}
+        self._cache_size = cache_size
+
+    def _search(self, index: int, phrase: str) -> list[LinkedValue]:
+        key = (index, phrase.lower())
+        if key in self._cache:
+            return self._cache[key]
+        vs = self.value_searches[index]
+        try:
+            result = self.connector.query(vs["query"], {"value": phrase})  # the session row cap
+        except CtxtoolError as exc:
+            self._disabled.add(index)
+            self.warnings.append(
+                f"value search #{index} ({vs.get('concept_type', '?')}) failed and is skipped: {exc}"
+            )
+            return []
+        cols = [c.lower() for c in result.columns]
+        found: list[LinkedValue] = []
+        for row in result.rows[:25]:
+            rec = dict(zip(cols, row, strict=False))
+            try:
+                distance = float(rec.get("distance") if rec.get("distance") is not None else 1.0)
+            except (TypeError, ValueError):
+                distance = 1.0
+            distance = min(max(distance, 0.0), 1.0)
+            context = rec.get("context")
+            if isinstance(context, str) and context.strip().startswith("{"):
+                try:
+                    context = json.loads(context)
+                except ValueError:
+                    pass
+            found.append(
+                LinkedValue(
+                    phrase=phrase,
+                    start=0,
+                    end=0,
+                    value=rec.get("value"),
+                    column=str(rec.get("columns") or ""),
+                    concept_type=str(rec.get("concept_type") or vs.get("concept_type") or ""),
+                    distance=distance,
+                    search=index,
+                    context=context,
+                )
+            )
+        if len(self._cache) >= self._cache_size:
+            self._cache.clear()
+        self._cache[key] = found
+        return found
+
+    def link(self, question: str, literals: Sequence[Literal]) -> list[LinkedValue]:
+        """The linked values of ``question``, non-overlapping, in question order."""
+        if not self.value_searches or self.connector is None:
+            return []
+        hits: list[LinkedValue] = []
+        exact: list[tuple[int, int]] = []  # spans an exact match already explains: skip their parts
+        phrases = candidate_phrases(question, literals, self.vocabulary)
+        if len(phrases) > MAX_PHRASES:  # quoted strings and capitalized words first, then the longest
+            phrases.sort(
+                key=lambda p: (question[p[0] : p[0] + 1] not in "\"'“‘", not p[2][:1].isupper(), p[0] - p[1])
+            )
+            phrases = phrases[:MAX_PHRASES]
+        phrases.sort(key=lambda p: p[0] - p[1])  # longest first: an exact match explains its parts
+        for start, end, text in phrases:
+            if any(a <= start and end <= b for a, b in exact):
+                continue
+            for i in range(len(self.value_searches)):
+                if i in self._disabled:
+                    continue
+                for hit in self._search(i, text):
+                    if hit.distance <= self.max_distance and hit.value is not None:
+                        if hit.distance == 0:
+                            exact.append((start, end))
+                        hits.append(
+                            LinkedValue(
+                                hit.phrase,
+                                start,
+                                end,
+                                hit.value,
+                                hit.column,
+                                hit.concept_type,
+                                hit.distance,
+                                hit.search,
+                                hit.context,
+                            )
+                        )
+        # closest first; on ties the longer phrase; then value-search order
+        hits.sort(key=lambda h: (round(h.distance, 3), -(h.end - h.start), h.search))
+        chosen: list[LinkedValue] = []
+        for h in hits:
+            if any(not (h.end <= c.start or h.start >= c.end) for c in chosen):
+                continue
+            same_span = [
+                o
+                for o in hits
+                if o.start == h.start
+                and o.end == h.end
+                and o is not h
+                and (o.value, o.column) != (h.value, h.column)
+            ]
+            uniq: dict[tuple[str, str], LinkedValue] = {}
+            for o in same_span:
+                uniq.setdefault((str(o.value), o.column), o)
+            h.alternatives = list(uniq.values())[:8]
+            chosen.append(h)
+        chosen.sort(key=lambda h: h.start)
+        return chosen
+
+
+def descriptor_tokens(link: LinkedValue) -> set[str]:
+    """Words a linked value stands for: its concept type and column ("District Name", district.a2)."""
+    words = set(content_tokens(link.concept_type))
+    table, _, column = link.column.partition(".")
+    words |= set(content_tokens(table.replace("_", " ")))
+    if column and not (len(column) <= 3 and any(c.isdigit() for c in column)):
+        words |= set(content_tokens(column.replace("_", " ")))
+    return words

@@ -1,0 +1,323 @@
+"""Template matching: which template answers a question, with which values in its slots and which
+facets on top, and how sure we are.
+
+The question's values (linked values, numbers, dates, quoted strings) are set aside; its remaining
+content words are scored against each candidate template's wordings (from the inverted index) in
+both directions, IDF-weighted: how much of the question the template (plus facets, plus what the
+values stand for) explains, and how much of the template the question asks for. Slots are filled by
+values of a compatible kind (a year slot takes a year, a district-name slot a value linked on
+``district.A2``); a template with an unfillable slot is out, and a value the question states that
+neither the template nor a facet uses lowers the confidence sharply, because silently dropping a
+condition is how wrong answers happen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from ctxtool.runtime.compiled import Compiled, Slot
+from ctxtool.runtime.index import ItemIndex
+from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
+from ctxtool.runtime.text import NUMBER_WORDS, Literal, content_tokens
+
+
+@dataclass
+class Entity:
+    """A value the question states."""
+
+    kind: str  # "linked" | "number" | "date" | "quoted"
+    text: str
+    start: int
+    end: int
+    value: Any
+    link: LinkedValue | None = None
+    literal: Literal | None = None
+
+    @property
+    def is_year(self) -> bool:
+        return self.literal is not None and self.literal.is_year
+
+    @property
+    def descriptors(self) -> set[str]:
+        return descriptor_tokens(self.link) if self.link else set()
+
+    def describe(self) -> str:
+        if self.link:
+            lv = self.link
+            how = "exact" if lv.distance == 0 else f"distance {lv.distance:.2f}"
+            return f"'{self.text}' -> {lv.value!r} ({lv.concept_type}, {lv.column}, {how})"
+        return f"'{self.text}' -> {self.value!r} ({self.kind})"
+
+
+def entities_of(literals: list[Literal], links: list[LinkedValue]) -> list[Entity]:
+    out: list[Entity] = []
+    for lv in links:
+        out.append(Entity("linked", lv.phrase, lv.start, lv.end, lv.value, link=lv))
+    for lit in literals:
+        if any(not (lit.end <= e.start or lit.start >= e.end) for e in out):
+            continue  # a quoted string that was linked
+        out.append(Entity(lit.kind, lit.text, lit.start, lit.end, lit.value, literal=lit))
+    out.sort(key=lambda e: e.start)
+    return out
+
+
+def compatibility(entity: Entity, slot: Slot) -> float:
+    """0 (cannot fill) .. 1 (made for it)."""
+    kind = slot.kind
+    if kind == "text":
+        if entity.kind == "linked":
+            lv = entity.link
+            assert lv is not None
+            if slot.column:
+                if lv.column_key == slot.column:
+                    return 1.0
+                # same column name on another table (district.a2 vs a join alias): type words decide
+                if lv.column_key.split(".")[-1] == slot.column.split(".")[-1]:
+                    return 0.8
+                return 0.0
+            words = slot.type_words
+            if words and words & entity.descriptors:
+                return 0.8
+            return 0.4
+        if entity.kind == "quoted":
+            return 0.5
+        return 0.0
+    if kind == "number":
+        if entity.kind == "number":
+            return 0.7 if entity.is_year and "year" not in slot.type_label.lower() else 1.0
+        return 0.0
+    if kind == "year":
+        if entity.kind == "number" and entity.is_year:
+            return 1.0
+        return 0.0
+    if kind == "date":
+        if entity.kind == "date":
+            return 1.0
+        return 0.0
+    return 0.0
+
+
+def bind_slots(
+    slots: list[Slot], entities: list[Entity], used: set[int]
+) -> dict[str, tuple[int, float]] | None:
+    """slot key -> (entity index, compatibility); None when a slot cannot be filled. Slots take the
+    best compatible entity, the earliest on ties, so "between 1995 and 1997" fills in order."""
+    out: dict[str, tuple[int, float]] = {}
+    taken = set(used)
+    for slot in slots:
+        best: tuple[float, int] | None = None
+        for i, e in enumerate(entities):
+            if i in taken:
+                continue
+            c = compatibility(e, slot)
+            if c <= 0:
+                continue
+            if best is None or c > best[0] + 1e-9:
+                best = (c, i)
+        if best is None:
+            return None
+        out[slot.key] = (best[1], best[0])
+        taken.add(best[1])
+    return out
+
+
+def param_value(entity: Entity, slot: Slot) -> Any:
+    """The Python value bound for ``slot``: the stored value for linked text, ints for years,
+    ``date`` for dates."""
+    v = entity.value
+    if slot.kind == "date" and isinstance(v, date):
+        return v
+    if slot.kind in ("number", "year") and isinstance(v, (int, float)):
+        if isinstance(slot.example, float) or isinstance(v, float):
+            return v
+        return int(v)
+    return v
+
+
+@dataclass
+class FacetUse:
+    facet: Compiled
+    bindings: dict[str, tuple[int, float]]
+    explains: set[str]
+
+
+@dataclass
+class Candidate:
+    template: Compiled
+    phrasing: int
+    score: float
+    bindings: dict[str, tuple[int, float]]
+    facets: list[FacetUse] = field(default_factory=list)
+    q_cov: float = 0.0
+    t_cov: float = 0.0
+    unexplained: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    unused: list[int] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+
+
+def _written_in(phrase: str, text: str) -> bool:
+    """A value the template's own wording states (``in 1996`` of a fixed-year template) is explained."""
+    return bool(re.search(r"(?<![\w.])" + re.escape(phrase) + r"(?![\w])", text, re.I))
+
+
+def _stated_by(entity: Entity, text: str) -> bool:
+    """The template's own wording states this value ("in 1996", "the ten districts")."""
+    if _written_in(entity.text, text):
+        return True
+    if entity.kind == "number" and isinstance(entity.value, int):
+        words = [w for w, n in NUMBER_WORDS.items() if n == entity.value] + [str(entity.value)]
+        return any(_written_in(w, text) for w in words)
+    return False
+
+
+class Matcher:
+    """Scores templates (and chooses facets) for a question; both lists go through inverted indexes."""
+
+    def __init__(self, templates: list[Compiled], facets: list[Compiled], *, candidates: int = 20) -> None:
+        self.templates = templates
+        self.facets = facets
+        self.index = ItemIndex(templates + facets)  # one IDF over all wordings
+        self.template_index = ItemIndex(templates)
+        self.facet_index = ItemIndex(facets)
+        self.k = candidates
+
+    def vocabulary(self) -> set[str]:
+        return self.index.vocabulary()
+
+    def question_tokens(self, question: str, entities: list[Entity]) -> list[str]:
+        text = list(question)
+        for e in entities:
+            for i in range(e.start, e.end):
+                text[i] = " "
+        return content_tokens("".join(text))
+
+    def rank(self, question: str, entities: list[Entity], *, limit: int = 5) -> list[Candidate]:
+        """The best candidates, best first (scores in 0..1)."""
+        q_tokens = self.question_tokens(question, entities)
+        descr: set[str] = set()
+        for e in entities:
+            descr |= e.descriptors
+        lookup = set(q_tokens) | descr
+        ids = self.template_index.candidates(lookup, self.k)
+        if not ids and entities:
+            ids = list(range(min(len(self.templates), self.k)))
+        facet_ids = self.facet_index.candidates(lookup, self.k) if self.facets else []
+        out: list[Candidate] = []
+        for i in ids:
+            cand = self._score(self.templates[i], q_tokens, entities, facet_ids)
+            if cand is not None:
+                out.append(cand)
+        out.sort(key=lambda c: -c.score)
+        return out[:limit]
+
+    def _score(
+        self, tpl: Compiled, q_tokens: list[str], entities: list[Entity], facet_ids: list[int]
+    ) -> Candidate | None:
+        bindings = bind_slots(tpl.slots, entities, set())
+        if bindings is None:
+            return None
+        used = {i for i, _ in bindings.values()}
+        bound_descr: set[str] = set()
+        for slot in tpl.slots:
+            bound_descr |= slot.type_words
+            bound_descr |= entities[bindings[slot.key][0]].descriptors
+        q_set = set(q_tokens)
+        literal_words: set[str] = set()
+        for e in entities:
+            if e.literal is not None:
+                literal_words.update(content_tokens(e.text))
+        best: Candidate | None = None
+        for p_i, phrasing in enumerate(tpl.phrasings):
+            t_set = set(phrasing.tokens)
+            explained = q_set & (t_set | bound_descr)
+            facets: list[FacetUse] = []
+            f_used = set(used)
+            for fi in facet_ids:
+                facet = self.facets[fi]
+                if not facet.tables or not facet.tables <= tpl.tables:
+                    continue
+                fb = bind_slots(facet.slots, entities, f_used) if facet.slots else {}
+                if fb is None:
+                    continue
+                f_tokens = facet.token_set
+                f_descr: set[str] = set()
+                for slot in facet.slots:
+                    f_descr |= slot.type_words | entities[fb[slot.key][0]].descriptors
+                new = (q_set - explained) & (f_tokens | f_descr)
+                strong = [c for _, c in fb.values() if c >= 0.8]
+                if facet.slots:
+                    # a facet with values needs them to fit well and its words to be in the question
+                    if len(strong) < len(facet.slots):
+                        continue
+                    # the question itself must say what the facet is about ("amount", "above")
+                    cover = self.index.weight(f_tokens & q_set) / max(self.index.weight(f_tokens), 1e-9)
+                    if cover < 0.5:
+                        continue
+                else:
+                    cover = self.index.weight(f_tokens & (q_set | bound_descr)) / max(
+                        self.index.weight(f_tokens), 1e-9
+                    )
+                    if cover < 0.75 or not new:
+                        continue
+                facets.append(FacetUse(facet, fb, new))
+                explained |= new
+                f_used |= {i for i, _ in fb.values()}
+            w_q = self.index.weight(q_tokens)
+            q_cov = self.index.weight([t for t in q_tokens if t in explained]) / w_q if w_q else 1.0
+            w_t = self.index.weight(t_set)
+            t_cov = self.index.weight(t_set & (q_set | bound_descr | literal_words)) / w_t if w_t else 0.5
+            # weighted harmonic mean: words of the question nothing explains weigh most
+            score = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
+            score *= 0.97 ** len(facets)  # on a tie, the template that says it all by itself
+            reasons = []
+            # words that decide what the query computes (count/average/max, above/below, not...) must
+            # agree: a question about the lowest salary is not answered by the highest-salary template
+            said = {t for t in q_tokens if t.startswith("__")} - explained
+            unasked = {t for t in t_set if t.startswith("__")} - q_set
+            if said or unasked:
+                score *= 0.6 ** len(said) * 0.75 ** len(unasked)
+                reasons.append(
+                    "the question and the template disagree on: "
+                    + ", ".join(sorted(t.strip("_").replace("_", " ") for t in said | unasked))
+                )
+            links = [entities[i].link for i, _ in bindings.values() if entities[i].link]
+            for fu in facets:
+                links += [entities[i].link for i, _ in fu.bindings.values() if entities[i].link]
+            if links:
+                worst = max(lv.distance for lv in links if lv)
+                score *= 1 - 0.5 * worst
+                if worst > 0:
+                    reasons.append(f"closest stored value at distance {worst:.2f}")
+            fit = [c for _, c in bindings.values()]
+            if fit and min(fit) < 1:
+                score *= 0.85 + 0.15 * min(fit)
+            unused = [
+                i
+                for i in range(len(entities))
+                if i not in f_used and not _stated_by(entities[i], phrasing.text)
+            ]
+            if unused:
+                score *= 0.45 ** len(unused)
+                reasons.append(
+                    "the question states values nothing uses: " + ", ".join(entities[i].text for i in unused)
+                )
+            cand = Candidate(
+                template=tpl,
+                phrasing=p_i,
+                score=round(score, 4),
+                bindings=bindings,
+                facets=facets,
+                q_cov=round(q_cov, 3),
+                t_cov=round(t_cov, 3),
+                unexplained=[t for t in q_tokens if t not in explained],
+                missing=sorted(t_set - q_set - bound_descr),
+                unused=unused,
+                reasons=reasons,
+            )
+            if best is None or cand.score > best.score:
+                best = cand
+        return best

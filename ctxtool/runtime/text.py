@@ -1,0 +1,296 @@
+"""Question text: tokens, light stemming, canonical words, numbers, dates and quoted strings.
+
+Matching compares *content tokens*: lower-cased, lightly stemmed words without stopwords, where the
+words that decide what a query computes are mapped to canonical tokens (``how many`` / ``number of``
+-> ``__count``, ``more than`` / ``over`` -> ``__gt``, ``not`` / ``without`` -> ``__not``...), so
+"What is the mean loan amount" and "average amount of loans" meet, while "how many" never meets
+"average".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+# Multi-word phrases first (longest first when applied).
+CANONICAL_PHRASES: list[tuple[str, str]] = [
+    ("highest number of", "__max"),
+    ("largest number of", "__max"),
+    ("greatest number of", "__max"),
+    ("biggest number of", "__max"),
+    ("lowest number of", "__min"),
+    ("smallest number of", "__min"),
+    ("total number of", "__count"),
+    ("in total", " "),
+    ("how many", "__count"),
+    ("most recent", "__max_date"),
+    ("most recently", "__max_date"),
+    ("number of", "__count"),
+    ("count of", "__count"),
+    ("more than", "__gt"),
+    ("greater than", "__gt"),
+    ("higher than", "__gt"),
+    ("larger than", "__gt"),
+    ("bigger than", "__gt"),
+    ("at least", "__gte"),
+    ("no less than", "__gte"),
+    ("less than", "__lt"),
+    ("fewer than", "__lt"),
+    ("lower than", "__lt"),
+    ("smaller than", "__lt"),
+    ("at most", "__lte"),
+    ("no more than", "__lte"),
+    ("prior to", "__before"),
+    ("earlier than", "__before"),
+    ("later than", "__after"),
+    ("sum of", "__sum"),
+    ("for each", "by"),
+    ("for every", "by"),
+    ("broken down by", "by"),
+    ("grouped by", "by"),
+    ("group by", "by"),
+    ("per", "by"),
+    ("each", "by"),
+    ("every", "by"),
+]
+CANONICAL_WORDS: dict[str, str] = {
+    "count": "__count",
+    "many": "__count",
+    "average": "__avg",
+    "avg": "__avg",
+    "mean": "__avg",
+    "total": "__sum",
+    "sum": "__sum",
+    "overall": "__sum",
+    "highest": "__max",
+    "largest": "__max",
+    "biggest": "__max",
+    "maximum": "__max",
+    "max": "__max",
+    "greatest": "__max",
+    "most": "__max",
+    "top": "__max",
+    "lowest": "__min",
+    "smallest": "__min",
+    "minimum": "__min",
+    "min": "__min",
+    "least": "__min",
+    "fewest": "__min",
+    "over": "__gt",
+    "above": "__gt",
+    "exceeding": "__gt",
+    "exceed": "__gt",
+    "exceeds": "__gt",
+    "under": "__lt",
+    "below": "__lt",
+    "between": "__between",
+    "after": "__after",
+    "since": "__after",
+    "before": "__before",
+    "until": "__before",
+    "not": "__not",
+    "no": "__not",
+    "without": "__not",
+    "except": "__not",
+    "excluding": "__not",
+    "never": "__not",
+    "customer": "client",
+    "customers": "client",
+    "women": "female",
+    "woman": "female",
+    "men": "male",
+    "man": "male",
+    "oldest": "__min_date",
+    "earliest": "__min_date",
+    "first": "__min_date",
+    "newest": "__max_date",
+    "latest": "__max_date",
+    "youngest": "__max_date",
+    "recent": "__max_date",
+}
+
+STOPWORDS = frozenset(
+    """a an the of in on at to for from with and or is are was were be been being what who whose whom
+    show me list give tell find get display please i we you do does did there that this those these it its
+    their they have has had can could would should will all any some as into about return want know need our
+    my your s how much there's what's kind sort one ones whole data record records entry entries
+    where within inside located currently ever exist exists existing value values given""".split()
+)
+
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+
+_WORD = re.compile(r"[^\s]+")
+_EDGE = re.compile(r"^[\"'“”‘’«»(\[{<,;:!?.]+|[\"'“”‘’«»)\]}>,;:!?.]+$")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as written, edge punctuation stripped
+    start: int  # character offsets in the question
+    end: int
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+def tokenize(text: str) -> list[Token]:
+    """Whitespace tokens with edge punctuation stripped (``Hl.m.`` keeps its inner dot; ``Prague?`` loses
+    the question mark); tokens that are only punctuation are kept (``-`` in ``Brno - mesto``)."""
+    out: list[Token] = []
+    for m in _WORD.finditer(text):
+        word = m.group()
+        start, end = m.start(), m.end()
+        stripped = _EDGE.sub("", word)
+        if stripped and stripped != word:
+            lead = word.find(stripped)
+            start, end = start + lead, start + lead + len(stripped)
+            word = stripped
+        # possessive 's
+        if word.lower().endswith(("'s", "’s")) and len(word) > 3:
+            word, end = word[:-2], end - 2
+        out.append(Token(word, start, end))
+    return out
+
+
+def stem(word: str) -> str:
+    """A light, predictable stemmer: plural and common verb endings (``accounts``, ``issued``, ``opening``)."""
+    w = word.lower()
+    if len(w) <= 3 or w.startswith("__"):
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "shes", "ches", "xes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if w.endswith("ing") and len(w) > 5:
+        w = w[:-3]
+    elif w.endswith("ed") and len(w) > 4:
+        w = w[:-2]
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return w
+
+
+def _canonical_text(text: str) -> str:
+    low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
+    low = re.sub(r"\s+", " ", low)
+    for phrase, canon in CANONICAL_PHRASES:
+        low = low.replace(f" {phrase} ", f" {canon} ")
+    return low
+
+
+def content_tokens(text: str) -> list[str]:
+    """The normalized content tokens of a piece of text (placeholders and punctuation dropped)."""
+    out: list[str] = []
+    for tok in tokenize(_canonical_text(text)):
+        w = tok.lower
+        if not any(c.isalnum() for c in w) or w.startswith("$") or w == "?":
+            continue
+        w = w.strip("'\"")
+        w = CANONICAL_WORDS.get(w, w)
+        if w in STOPWORDS:
+            continue
+        s = stem(w)
+        if s in STOPWORDS:
+            continue
+        s = CANONICAL_WORDS.get(s, s)
+        out.append(s)
+    return out
+
+
+# -- entities written in the question ---------------------------------------------------------------
+
+
+@dataclass
+class Literal:
+    """A number, date or quoted string found in the question."""
+
+    kind: str  # "number" | "date" | "quoted"
+    text: str
+    start: int
+    end: int
+    value: object  # int / float / date / str
+
+    @property
+    def is_year(self) -> bool:
+        return self.kind == "number" and isinstance(self.value, int) and 1800 <= self.value <= 2100
+
+
+_ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
+_SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+_MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MDY = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
+_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(\d{{4}})\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.$])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.$])-?\d+(?:\.\d+)?(?![\w])")
+_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|‘([^’]+)’")
+_SCALE = {"thousand": 1000, "k": 1000, "million": 1_000_000, "m": 1_000_000}
+NUMBER_WORDS = {
+    w: i + 2
+    for i, w in enumerate(
+        "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+
+
+def _safe_date(y: int, m: int, d: int) -> date | None:
+    try:
+        return date(y, m, d)
+    except ValueError:
+        return None
+
+
+def find_literals(text: str) -> list[Literal]:
+    """Quoted strings, dates (ISO, d/m/Y, "March 5, 1996", "5 March 1996") and numbers, without overlaps."""
+    found: list[Literal] = []
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= lit.start or a >= lit.end for lit in found)
+
+    for m in _QUOTED.finditer(text):
+        inner = next(g for g in m.groups() if g is not None)
+        found.append(Literal("quoted", inner, m.start(), m.end(), inner))
+    for rx, order in ((_ISO, "ymd"), (_SLASH, "dmy"), (_MDY, "Mdy"), (_DMY, "dMy")):
+        for m in rx.finditer(text):
+            if not free(m.start(), m.end()):
+                continue
+            g = m.groups()
+            if order == "ymd":
+                d = _safe_date(int(g[0]), int(g[1]), int(g[2]))
+            elif order == "dmy":
+                d = _safe_date(int(g[2]), int(g[1]), int(g[0])) or _safe_date(int(g[2]), int(g[0]), int(g[1]))
+            elif order == "Mdy":
+                d = _safe_date(int(g[2]), _MONTHS[g[0].lower()], int(g[1]))
+            else:
+                d = _safe_date(int(g[2]), _MONTHS[g[1].lower()], int(g[0]))
+            if d is not None:
+                found.append(Literal("date", m.group(), m.start(), m.end(), d))
+    for m in _NUMBER.finditer(text):
+        if not free(m.start(), m.end()):
+            continue
+        raw = m.group().replace(",", "")
+        value: int | float = float(raw) if "." in raw else int(raw)
+        end = m.end()
+        tail = re.match(r"\s*(thousand|million|k|m)\b", text[end:], re.I)
+        if tail:
+            value = value * _SCALE[tail.group(1).lower()]
+            end += tail.end()
+        if isinstance(value, float) and value.is_integer() and (tail or "." not in raw):
+            value = int(value)
+        found.append(Literal("number", text[m.start() : end], m.start(), end, value))
+    for m in _NUMBER_WORD.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()]))
+    found.sort(key=lambda lit: lit.start)
+    return found

@@ -1,0 +1,186 @@
+"""The OpenAPI 3.1 document of the HTTP API (served at ``/openapi.json``, copied to docs/openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ctxtool import __version__
+from ctxtool.runtime.answer import ACTIONS
+
+
+def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def document() -> dict[str, Any]:
+    ask_body = {
+        "type": "object",
+        "required": ["question"],
+        "properties": {
+            "question": {"type": "string", "description": "The question in natural language."},
+            "action": {"type": "string", "enum": list(ACTIONS), "default": "runsql"},
+            "history": {
+                "type": "array",
+                "description": "Earlier turns of a conversation, oldest first (sent to the language model).",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "role": {"type": "string", "enum": ["user", "assistant"]},
+                        "content": {"type": "string"},
+                    },
+                    "required": ["role", "content"],
+                },
+            },
+        },
+    }
+    answer = {
+        "type": "object",
+        "required": ["question", "action", "status"],
+        "properties": {
+            "question": {"type": "string"},
+            "action": {"type": "string", "enum": list(ACTIONS)},
+            "status": {"type": "string", "enum": ["answered", "disambiguate", "declined", "error"]},
+            "source": {"type": ["string", "null"], "enum": ["template", "llm", "followup", "model", None]},
+            "sql": {
+                "type": ["string", "null"],
+                "description": "The SQL, with placeholders; values are in params.",
+            },
+            "params": {
+                "type": "array",
+                "description": "Parameter values bound to the placeholders, in order.",
+            },
+            "dialect": {"type": "string"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "template": {
+                "type": ["object", "null"],
+                "description": "The template used (index, intent, score, filled intent).",
+            },
+            "facets": {"type": "array", "items": {"type": "object"}},
+            "linked_values": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "phrase": {"type": "string"},
+                        "value": {},
+                        "column": {"type": "string"},
+                        "concept_type": {"type": "string"},
+                        "distance": {"type": "number"},
+                    },
+                },
+            },
+            "bindings": {"type": "object"},
+            "explanation": {
+                "type": "string",
+                "description": "Which template, facets and values were used, and why.",
+            },
+            "columns": {"type": "array", "items": {"type": "string"}},
+            "rows": {"type": "array", "items": {"type": "array"}},
+            "truncated": {"type": "boolean", "description": "The row cap cut the result."},
+            "executed": {"type": "boolean"},
+            "text": {"type": "string", "description": "The natural-language answer."},
+            "disambiguation": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": '"Did you mean ...?" questions.',
+            },
+            "error": {"type": ["string", "null"]},
+            "warnings": {"type": "array", "items": {"type": "string"}},
+            "timings_ms": {"type": "object"},
+        },
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "ctxtool runtime",
+            "version": __version__,
+            "description": "Answer questions in natural language from a context set (templates, facets, value "
+            "searches) against a read-only database session. Start it with `ctxtool serve`.",
+        },
+        "servers": [{"url": "http://127.0.0.1:8765"}],
+        "paths": {
+            "/health": {
+                "get": {
+                    "summary": "Liveness and which set is served",
+                    "operationId": "health",
+                    "responses": {"200": _json({"type": "object"})},
+                }
+            },
+            "/ask": {
+                "post": {
+                    "summary": "Answer a question with an action (runsql, showsql, explainsql, narrate, chat, showprompt)",
+                    "operationId": "ask",
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": ask_body}}},
+                    "responses": {
+                        "200": _json({"$ref": "#/components/schemas/Answer"}, "The answer; see its status"),
+                        "400": _json(ERROR, "Bad request"),
+                        "401": _json(ERROR, "Missing or wrong bearer token"),
+                    },
+                }
+            },
+            "/query": {
+                "post": {
+                    "summary": "Query data: the rows answering a question (runsql), with the SQL",
+                    "operationId": "queryData",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["question"],
+                                    "properties": {"question": {"type": "string"}},
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": _json({"$ref": "#/components/schemas/Answer"}),
+                        "400": _json(ERROR, "Bad request"),
+                    },
+                }
+            },
+            "/templates": {
+                "get": {
+                    "summary": "The templates of the set (intent, parameterized intent, manifest, slots)",
+                    "operationId": "listTemplates",
+                    "responses": {
+                        "200": _json({"type": "object", "properties": {"templates": {"type": "array"}}})
+                    },
+                }
+            },
+            "/schema": {
+                "get": {
+                    "summary": "Tables, columns, keys and comments of the database",
+                    "operationId": "describeSchema",
+                    "responses": {"200": _json({"type": "object"}), "400": _json(ERROR)},
+                }
+            },
+            "/openapi.json": {
+                "get": {
+                    "summary": "This document",
+                    "operationId": "openapi",
+                    "responses": {"200": _json({"type": "object"})},
+                }
+            },
+        },
+        "components": {
+            "schemas": {
+                "Answer": answer,
+                "Error": {
+                    "type": "object",
+                    "required": ["error"],
+                    "properties": {
+                        "error": {
+                            "type": "object",
+                            "properties": {"code": {"type": "integer"}, "message": {"type": "string"}},
+                        }
+                    },
+                },
+            },
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    }

@@ -1,0 +1,119 @@
+"""``draft values`` end to end: snapshot or live database in, context set (and DDL) out.
+
+The CLI is a thin layer over :func:`draft_values`; tests and other tools call it directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxtool import jsondoc
+from ctxtool.errors import InputError
+from ctxtool.values.ddl import Applied, apply_ddl, ddl_script
+from ctxtool.values.draft import draft, load_snapshot, merge, server_from_connector
+from ctxtool.values.recipes import Recipe, Server, ddl_for, server_from_snapshot
+
+
+@dataclass
+class DraftResult:
+    recipes: list[Recipe]
+    data: dict  # the context set written (or printed)
+    server: Server
+    notes: list[str] = field(default_factory=list)
+    applied: list[Applied] = field(default_factory=list)
+    added: int = 0
+    replaced: int = 0
+
+    @property
+    def ddl(self) -> list[str]:
+        return ddl_for(self.recipes)
+
+    @property
+    def ddl_script(self) -> str:
+        header = (
+            f"DDL for {len(self.recipes)} value searches on {self.server.flavour or self.server.engine}\n"
+            "apply with `ctxtool draft values --dsn DSN --apply-ddl`, or run it yourself"
+        )
+        return ddl_script(self.ddl, self.server.engine, header)
+
+    @property
+    def text(self) -> str:
+        return jsondoc.dumps_json(self.data)
+
+    @property
+    def summary(self) -> str:
+        return f"{self.added} value searches added, {self.replaced} replaced"
+
+
+def draft_values(
+    *,
+    dsn: str | None = None,
+    snapshot_path: str | None = None,
+    snapshot: dict | None = None,
+    columns: Sequence[str] = (),
+    match: str | None = None,
+    output: str | None = None,
+    merge_path: str | None = None,
+    apply: bool = False,
+    timeout: float = 30.0,
+    log: Callable[[str], None] | None = None,
+    **recipe_options: Any,
+) -> DraftResult:
+    """Draft value searches from a live database (``dsn``) or a snapshot; optionally write them to
+    ``output`` (a new set) or merge them into ``merge_path``, and apply their DDL (``apply``)."""
+    log = log or (lambda _m: None)
+    if dsn:
+        from ctxtool.connectors import connect
+
+        with connect(dsn, statement_timeout=timeout) as conn:
+            server = server_from_connector(conn)
+            snap = conn.introspect(profile=True)
+    else:
+        snap = snapshot if snapshot is not None else load_snapshot(str(snapshot_path))
+        server = server_from_snapshot(snap)
+    recipes, notes = draft(snap, server=server, columns=columns, match=match, **recipe_options)
+    if not recipes:
+        raise InputError(
+            "no column looks like names, codes or categories; name columns with --column table.column"
+        )
+    for recipe in recipes:
+        notes.extend(f"{recipe.target.label}: {n}" for n in recipe.notes)
+        if recipe.ddl_required:
+            notes.append(
+                f"{recipe.target.label}: the {recipe.match} search needs its DDL (--emit-ddl, --apply-ddl)"
+            )
+    existing: dict = {}
+    if merge_path:
+        from ctxtool import contextset
+
+        cs = contextset.load(merge_path)
+        if not isinstance(cs.data, dict):
+            raise InputError(f"{merge_path}: not a context set (a JSON object); cannot merge into it")
+        existing = cs.data
+    data, added, replaced = merge(existing, recipes)
+    notes.extend(_validate(data, server))
+    result = DraftResult(recipes, data, server, notes, added=added, replaced=replaced)
+    target = output or merge_path
+    if target:
+        jsondoc.write_text_atomic(target, result.text)
+    if apply:
+        if not dsn:
+            raise InputError("--apply-ddl needs --dsn (the database to change)")
+        result.applied = apply_ddl(dsn, result.ddl, log=log)
+    return result
+
+
+def _validate(data: dict, server: Server) -> list[str]:
+    """Findings the validator has on the drafted searches (a drafting bug if there are any)."""
+    from ctxtool import contextset
+    from ctxtool.validate import validate_set
+
+    cs = contextset.loads(jsondoc.dumps_json({"value_searches": data.get("value_searches", [])}), "<drafted>")
+    dialect = "postgres" if server.is_spanner_pg else server.engine
+    out = []
+    for f in validate_set(cs, dialect=dialect):
+        if f.code != "CTX003" and f.is_error:
+            out.append(f"warning: drafted search {f.pointer}: {f.code} {f.message}")
+    return out

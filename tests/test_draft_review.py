@@ -1,0 +1,103 @@
+"""`ctxtool review`: keep / edit / drop in the terminal, saved after every decision."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ctxtool.cli import cli
+
+
+def make_set(path, legacy=False):
+    facets_key = "fragments" if legacy else "facets"
+    snippet_key = "fragment" if legacy else "sql_snippet"
+    data = {
+        "templates": [
+            {"nl_query": "How many loans are there?", "sql": "SELECT COUNT(*) AS n FROM loan"},
+            {
+                "nl_query": "How many loans have status 'A'?",
+                "sql": "SELECT COUNT(*) AS n FROM loan WHERE loan.status = 'A'",
+            },
+            {"nl_query": "Bad one", "sql": "SELECT nope FROM loan"},
+        ],
+        facets_key: [{"intent": "loans with status 'B'", snippet_key: "loan.status = 'B'"}],
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n")
+    return data
+
+
+def test_keep_edit_drop_and_resume(tmp_path):
+    path = tmp_path / "set.json"
+    make_set(path)
+    runner = CliRunner()
+    # keep the first, edit the second, then quit
+    res = runner.invoke(
+        cli,
+        ["review", str(path)],
+        input="k\ne\nHow many loans have status 'C'?\nSELECT COUNT(*) AS n FROM loan WHERE loan.status = 'C'\nq\n",
+    )
+    assert res.exit_code == 0, res.output
+    assert "4 of 4 items to review" in res.stderr and "stopped: 1 kept, 1 edited" in res.stderr
+    data = json.loads(path.read_text())
+    edited = data["templates"][1]
+    assert edited["nl_query"] == "How many loans have status 'C'?"
+    assert (
+        edited["parameterized"]["parameterized_sql"]
+        == "SELECT COUNT(*) AS n FROM loan WHERE loan.status = $1"
+    )
+    assert edited["manifest"] and "'C'" not in edited["manifest"]
+    # the next run resumes with the two undecided items: drop the bad one, keep the facet
+    res = runner.invoke(cli, ["review", str(path)], input="d\nk\n")
+    assert res.exit_code == 0, res.output
+    assert "2 of 4 items to review" in res.stderr
+    data = json.loads(path.read_text())
+    assert [t["nl_query"] for t in data["templates"]] == [
+        "How many loans are there?",
+        "How many loans have status 'C'?",
+    ]
+    assert "done: 1 kept, 0 edited, 1 dropped" in res.stderr
+    assert (tmp_path / ".set.json.review.json").exists()  # the decisions are remembered
+    res = runner.invoke(cli, ["review", str(path)])
+    assert "all 3 items already reviewed" in res.stderr
+    res = runner.invoke(cli, ["review", str(path), "--restart"], input="q\n")
+    assert "3 of 3 items to review" in res.stderr
+
+
+def test_interrupted_review_loses_nothing(tmp_path):
+    path = tmp_path / "set.json"
+    make_set(path)
+    # input ends (like Ctrl-D / a killed terminal) after one drop
+    res = CliRunner().invoke(cli, ["review", str(path)], input="s\nd\n")
+    assert res.exit_code != 0  # aborted at the next prompt
+    data = json.loads(path.read_text())
+    assert len(data["templates"]) == 2 and data["templates"][1]["nl_query"] == "Bad one"
+    assert path.read_text().startswith('{\n  "templates"')
+
+
+def test_legacy_fragments_stay_legacy(tmp_path):
+    path = tmp_path / "set.json"
+    make_set(path, legacy=True)
+    res = CliRunner().invoke(
+        cli, ["review", str(path)], input="k\nk\nk\ne\nloans with status 'D'\nloan.status = 'D'\n"
+    )
+    assert res.exit_code == 0, res.output
+    frag = json.loads(path.read_text())["fragments"][0]
+    assert frag["fragment"] == "loan.status = 'D'"
+    assert (
+        frag["parameterized"]["parameterized_fragment"] == "loan.status = ?"
+        or frag["parameterized"]["parameterized_fragment"] == "loan.status = $1"
+    )
+
+
+@pytest.mark.postgres
+def test_review_shows_rows_from_the_database(tmp_path, pg_samples_dsn):
+    path = tmp_path / "set.json"
+    make_set(path)
+    res = CliRunner().invoke(cli, ["review", str(path), "--dsn", pg_samples_dsn], input="k\nk\nd\nk\n")
+    assert res.exit_code == 0, res.output
+    assert "  n\n" in res.stderr  # the column header of the first result
+    assert "it fails:" in res.stderr and "nope" in res.stderr
+    assert "status | " in res.stderr or "loan_id" in res.stderr  # the facet's rows
+    assert len(json.loads(path.read_text())["templates"]) == 2

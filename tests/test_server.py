@@ -1,0 +1,185 @@
+"""`ctxtool serve`: the HTTP JSON API on a free port and the MCP server over a subprocess's stdio."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ctxtool.server.http import make_server
+from ctxtool.server.openapi import document
+from ctxtool.server.service import Service
+from tests.rt_support import RUNTIME_SET
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def http_server(financial_runtime):
+    server = make_server(Service(financial_runtime), "127.0.0.1", 0, token="s3cret", quiet=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def _call(url: str, body: object | None = None, token: str | None = "s3cret") -> tuple[int, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method="POST" if data is not None else "GET")
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_http_api(http_server):
+    status, health = _call(http_server + "/health", token=None)
+    assert status == 200 and health["templates"] > 30 and health["database"] is True
+    status, ans = _call(http_server + "/ask", {"question": "How many accounts are in Benesow?"})
+    assert status == 200 and ans["status"] == "answered" and ans["params"] == ["Benesov"]
+    assert ans["linked_values"][0]["column"] == "district.A2" and isinstance(ans["rows"][0][0], int)
+    status, ans = _call(http_server + "/ask", {"question": "average salary in Praha", "action": "showsql"})
+    assert ans["status"] == "disambiguate" and ans["disambiguation"]
+    status, rows = _call(
+        http_server + "/query", {"question": "list the districts of the region east Bohemia"}
+    )
+    assert status == 200 and rows["columns"] == ["A2"] and len(rows["rows"]) > 5
+    status, templates = _call(http_server + "/templates")
+    assert status == 200 and templates["templates"][0]["slots"][0]["type"] == "district name"
+    status, schema = _call(http_server + "/schema")
+    assert status == 200 and "district" in {t["name"] for t in schema["tables"]}
+
+
+def test_http_errors(http_server):
+    assert _call(http_server + "/ask", {"question": "x"}, token=None)[0] == 401
+    assert _call(http_server + "/ask", {"question": "x"}, token="wrong")[0] == 401
+    status, err = _call(http_server + "/ask", {"question": ""})
+    assert status == 400 and "question" in err["error"]["message"]
+    status, err = _call(http_server + "/ask", {"question": "x", "action": "dance"})
+    assert status == 400 and "action" in err["error"]["message"]
+    assert _call(http_server + "/nope")[0] == 404
+
+
+def test_openapi_document_is_served_and_stored(http_server):
+    status, doc = _call(http_server + "/openapi.json", token=None)
+    assert status == 200 and doc["openapi"].startswith("3.1")
+    assert {"/ask", "/query", "/templates", "/schema", "/health"} <= set(doc["paths"])
+    stored = json.loads((Path(__file__).parent.parent / "docs" / "openapi.json").read_text())
+    assert stored == document(), (
+        "docs/openapi.json is stale: run `ctxtool serve --write-openapi docs/openapi.json`"
+    )
+
+
+def test_mcp_over_stdio(financial_dsn):
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ctxtool",
+            "serve",
+            "--mcp",
+            "--context",
+            RUNTIME_SET,
+            "--dsn",
+            financial_dsn,
+            "--no-llm",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parent.parent,
+    )
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "ask", "arguments": {"question": "How many gold cards were issued?"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "describe_schema", "arguments": {}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "method": "tools/call",
+            "params": {"name": "list_templates", "arguments": {}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 6,
+            "method": "tools/call",
+            "params": {"name": "query_data", "arguments": {"question": "What is the capital of France?"}},
+        },
+        {"jsonrpc": "2.0", "id": 7, "method": "no/such"},
+    ]
+    out, err = proc.communicate("\n".join(json.dumps(m) for m in messages) + "\nnot json\n", timeout=60)
+    assert proc.returncode == 0, err
+    responses = [json.loads(line) for line in out.splitlines()]
+    by_id = {r.get("id"): r for r in responses}
+    assert by_id[1]["result"]["protocolVersion"] == "2025-06-18"
+    assert by_id[1]["result"]["capabilities"]["tools"] is not None
+    assert {t["name"] for t in by_id[2]["result"]["tools"]} == {
+        "ask",
+        "query_data",
+        "list_templates",
+        "describe_schema",
+    }
+    ask = by_id[3]["result"]
+    assert not ask["isError"] and ask["structuredContent"]["params"] == ["gold"]
+    assert json.loads(ask["content"][0]["text"])["status"] == "answered"
+    assert any(t["name"] == "loan" for t in by_id[4]["result"]["structuredContent"]["tables"])
+    assert len(by_id[5]["result"]["structuredContent"]["templates"]) > 30
+    assert by_id[6]["result"]["structuredContent"]["status"] == "declined"
+    assert by_id[7]["error"]["code"] == -32601
+    assert by_id[None]["error"]["code"] == -32700  # the line that was not JSON
+    assert len(responses) == 8  # the notification got no response
+
+
+def test_http_concurrent_requests_take_turns_on_one_session(http_server):
+    questions = [f"How many loans were granted in {year}?" for year in (1994, 1995, 1996, 1997, 1998)] * 3
+    results: dict[int, dict] = {}
+
+    errors: list[BaseException] = []
+
+    def ask(i: int, q: str) -> None:
+        try:
+            results[i] = _call(http_server + "/ask", {"question": q})[1]
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=ask, args=(i, q)) for i, q in enumerate(questions)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert all(results[i]["status"] == "answered" for i in range(len(questions)))
+    by_year: dict[int, object] = {}
+    for i, q in enumerate(questions):
+        year = results[i]["params"][0]
+        assert str(year) in q
+        assert by_year.setdefault(year, results[i]["rows"]) == results[i]["rows"]

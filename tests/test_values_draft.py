@@ -1,0 +1,389 @@
+"""Value searches without a database: column choice, concept types, recipes, probes, measures, CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ctxtool import contextset
+from ctxtool.cli import cli
+from ctxtool.errors import InputError
+from ctxtool.placeholders import find_sql_placeholders, to_driver
+from ctxtool.validate import validate_set
+from ctxtool.values import probes as P
+from ctxtool.values import sqlembed
+from ctxtool.values.draft import choose_columns, classify, concept_type, draft, merge
+from ctxtool.values.recipes import Server, Target, build, supported_matches
+from ctxtool.values.testing import plan_uses_index, searched_columns
+
+PG = Server("postgres", "postgresql", ("pg_trgm", "vector"), ("fuzzystrmatch",))
+SERVERS = [
+    (PG, "postgres", ("exact", "trigram", "semantic")),
+    (Server("postgres", "alloydb", ("vector", "google_ml_integration")), "postgres", ("semantic",)),
+    (Server("mysql", "mysql"), "mysql", ("exact", "trigram")),
+    (Server("mysql", "mariadb"), "mysql", ("exact", "trigram")),
+    (Server("spanner", "spanner-googlesql"), "spanner", ("exact", "trigram")),
+]
+TARGETS = [Target("airports", "name"), Target("district", "A3"), Target("loan", "amount", type="integer")]
+
+
+def _snapshot() -> dict:
+    def col(name, type_="text", **profile):
+        comment = profile.pop("comment", None)
+        if profile:
+            profile = {"null_fraction": 0.0, "most_common": [], **profile}
+        out = {"name": name, "type": type_, "nullable": True, "comment": comment}
+        if profile:
+            out["profile"] = profile
+        return out
+
+    return {
+        "snapshot_version": 1,
+        "engine": "postgres",
+        "flavour": "postgresql",
+        "version": "15.20",
+        "dialect": "postgres",
+        "extensions": ["pg_trgm"],
+        "database": "test",
+        "schemas": [
+            {
+                "name": "public",
+                "tables": [
+                    {
+                        "name": "airports",
+                        "kind": "table",
+                        "row_estimate": 300,
+                        "primary_key": ["airport_id"],
+                        "foreign_keys": [],
+                        "columns": [
+                            col("airport_id", "integer"),
+                            col("iata", distinct=300, avg_length=3.0, most_common=[{"value": "LHR", "frequency": 0.01}]),
+                            col("name", distinct=300, avg_length=16.0),
+                            col("city", distinct=250, avg_length=8.0),
+                            col("blurb", distinct=300, avg_length=180.0),
+                            col("api_hash", distinct=300, avg_length=40.0),
+                            col("fingerprint", distinct=300, avg_length=32.0),
+                            col("checksum_hex", "text", distinct=300, avg_length=32.0,
+                                most_common=[{"value": "9f86d081884c7d659a2feaa0c55ad015", "frequency": 0.01}]),
+                        ],
+                    },
+                    {
+                        "name": "district",
+                        "kind": "table",
+                        "row_estimate": 77,
+                        "primary_key": ["district_id"],
+                        "columns": [
+                            col("district_id", "integer"),
+                            col("A2", comment="district name", distinct=77, avg_length=9.0),
+                            col("A3", comment="region", distinct=8, avg_length=12.0),
+                        ],
+                    },
+                    {
+                        "name": "flights",
+                        "kind": "table",
+                        "row_estimate": 2000,
+                        "primary_key": ["flight_id"],
+                        "foreign_keys": [{"name": "fk", "columns": ["origin_code"], "ref_schema": "public", "ref_table": "airports", "ref_columns": ["iata"]}],
+                        "columns": [
+                            col("flight_id", "integer"),
+                            col("origin_code", distinct=300, avg_length=3.0),
+                            col("status", distinct=4, avg_length=8.0),
+                            col("only", distinct=1, avg_length=3.0),
+                        ],
+                    },
+                ],
+            }
+        ],
+    }  # fmt: skip
+
+
+# --------------------------------------------------------------------------- naming and choice
+
+
+@pytest.mark.parametrize(
+    "table, column, comment, kind, expected",
+    [
+        ("airports", "name", None, None, "Airport Name"),
+        ("airlines", "name", None, None, "Airline Name"),
+        ("airports", "iata", None, "code", "Airport IATA Code"),
+        ("airports", "airport_name", None, None, "Airport Name"),
+        ("cities", "city_name", None, None, "City Name"),
+        ("district", "A3", "region", None, "District Region"),
+        ("district", "A2", "district name (in Czech)", None, "District Name"),
+        ("flights", "status", None, None, "Flight Status"),
+        ("categories", "label", None, None, "Category Label"),
+        ("order_items", "productName", None, None, "Order Item Product Name"),
+    ],
+)
+def test_concept_type(table, column, comment, kind, expected):
+    assert concept_type(table, column, comment, kind) == expected
+
+
+def test_choose_columns_keeps_names_codes_categories_and_skips_the_rest():
+    chosen, skipped = choose_columns(_snapshot())
+    got = {c.target.label: c for c in chosen}
+    assert set(got) == {
+        "airports.iata",
+        "airports.name",
+        "airports.city",
+        "district.A2",
+        "district.A3",
+        "flights.status",
+    }
+    assert got["airports.iata"].kind == "code"
+    assert got["district.A3"].kind == "category" and got["district.A3"].concept_type == "District Region"
+    assert got["airports.name"].kind == "name"
+    reasons = "\n".join(skipped)
+    assert "airports.blurb: free text" in reasons
+    assert "airports.api_hash" in reasons and "airports.checksum_hex" in reasons
+    assert "airports.fingerprint: long values unique per row" in reasons
+    assert "flights.origin_code: a key column" in reasons
+    assert "flights.only: at most one distinct value" in reasons
+
+
+def test_choose_columns_explicit_and_unknown():
+    chosen, _ = choose_columns(_snapshot(), ["AIRPORTS.blurb", "public.district.A2"])
+    assert [c.target.label for c in chosen] == ["airports.blurb", "district.A2"]
+    with pytest.raises(InputError, match="no_such"):
+        choose_columns(_snapshot(), ["airports.no_such"])
+
+
+def test_classify_non_text_and_ids():
+    assert classify({}, {"name": "amount", "type": "integer"})[0] is None
+    assert classify({"primary_key": ["code"]}, {"name": "code", "type": "text"})[0] is None
+    assert classify({}, {"name": "customer_uuid", "type": "text"})[0] is None
+
+
+def test_draft_picks_exact_for_codes_and_trigram_for_names():
+    recipes, _ = draft(_snapshot())
+    by = {r.target.label: r.match for r in recipes}
+    assert by["airports.iata"] == "exact"
+    assert by["airports.name"] == "trigram" and by["district.A3"] == "trigram"
+    forced, _ = draft(_snapshot(), match="exact")
+    assert {r.match for r in forced} == {"exact"}
+
+
+def test_draft_without_pg_trgm_falls_back_to_exact_and_refuses_forced_trigram():
+    snap = _snapshot()
+    snap["extensions"] = []
+    recipes, _ = draft(snap)
+    assert {r.match for r in recipes} == {"exact"}
+    with pytest.raises(InputError, match="pg_trgm"):
+        draft(snap, match="trigram")
+
+
+# --------------------------------------------------------------------------- recipes
+
+
+def test_supported_matches():
+    assert supported_matches(Server("postgres", "postgresql")) == ["exact"]
+    assert supported_matches(Server("postgres", "postgresql", (), ("pg_trgm",))) == ["exact", "trigram"]
+    assert supported_matches(Server("spanner")) == ["exact", "trigram"]
+    with pytest.raises(InputError, match="no semantic"):
+        build(Server("spanner"), TARGETS[0], "Airport Name", "semantic")
+    with pytest.raises(InputError, match="unknown match"):
+        build(PG, TARGETS[0], "Airport Name", "phonetic")
+
+
+@pytest.mark.parametrize("server, dialect, matches", SERVERS, ids=[s[0].flavour for s in SERVERS])
+def test_every_recipe_validates_and_binds_value(server, dialect, matches):
+    for match in matches:
+        for target in TARGETS:
+            recipe = build(server, target, "Some Type", match)
+            found = find_sql_placeholders(recipe.query, dialect)
+            assert found and {p.kind for p in found} == {"named"}, recipe.query
+            style = {"postgres": "numbered", "mysql": "qmark", "spanner": "named_at"}[dialect]
+            sql, params = to_driver(recipe.query, dialect, {"value": "O'Hare"}, style)
+            assert "$value" not in sql and "O'Hare" not in sql
+            assert searched_columns(recipe.query) == [target.label]
+            cs = contextset.loads(json.dumps({"value_searches": [recipe.value_search()]}), "x.json")
+            findings = [f for f in validate_set(cs, dialect=dialect) if f.code != "CTX003" and f.is_error]
+            assert not findings, (server.flavour, match, target.label, [f.message for f in findings])
+
+
+def test_recipe_ddl_per_engine():
+    trigram = build(
+        Server("postgres", "postgresql", (), ("pg_trgm", "fuzzystrmatch")), TARGETS[0], "A", "trigram"
+    )
+    assert trigram.ddl[0] == "CREATE EXTENSION IF NOT EXISTS pg_trgm" and trigram.ddl_required
+    assert any("gin_trgm_ops" in d for d in trigram.ddl) and any("soundex" in d for d in trigram.ddl)
+    semantic = build(PG, TARGETS[0], "A", "semantic")
+    assert any("USING hnsw" in d and "vector_cosine_ops" in d for d in semantic.ddl)
+    assert any("GENERATED ALWAYS AS (ctxtool_embed_256" in d for d in semantic.ddl)
+    alloy = build(
+        Server("postgres", "alloydb", ("vector", "google_ml_integration")), TARGETS[0], "A", "semantic"
+    )
+    assert "google_ml.embedding('text-embedding-005', $value::text)" in alloy.query
+    assert "vector(768)" in " ".join(alloy.ddl)
+    mysql8 = build(Server("mysql", "mysql"), TARGETS[0], "A", "trigram")
+    assert "WITH PARSER ngram" in mysql8.ddl[0] and "IN NATURAL LANGUAGE MODE" in mysql8.query
+    maria = build(Server("mysql", "mariadb"), TARGETS[0], "A", "trigram")
+    assert "ngram" not in " ".join(maria.ddl) and "SOUNDEX" in maria.query
+    spanner = build(Server("spanner"), TARGETS[0], "A", "trigram")
+    assert "TOKENIZE_NGRAMS(`name`)" in spanner.ddl[0] and spanner.ddl[1].startswith("CREATE SEARCH INDEX")
+    assert "SEARCH_NGRAMS" in spanner.query and "1 - SCORE_NGRAMS" in spanner.query
+    exact = build(Server("spanner"), TARGETS[2], "A", "exact")
+    assert "CAST(T.`amount` AS STRING)" in exact.query and "JSON '{}'" in exact.query
+
+
+def test_merge_replaces_same_column_and_appends_new():
+    recipes, _ = draft(_snapshot(), columns=["airports.name", "airports.city"])
+    data, added, replaced = merge({"templates": [{"nl_query": "q", "sql": "SELECT 1"}]}, recipes)
+    assert (added, replaced) == (2, 0) and data["templates"]
+    again, added, replaced = merge(data, recipes[:1])
+    assert (added, replaced) == (0, 1) and len(again["value_searches"]) == 2
+
+
+# --------------------------------------------------------------------------- probes and measures
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x17F), min_size=1, max_size=40),
+    st.integers(0, 10**6),
+)
+def test_misspellings_are_one_edit_away(value, seed):
+    for probe in P.misspellings(value, random.Random(seed)):
+        assert probe.text != value and probe.expected == value
+        if probe.how == "case":
+            assert probe.text.lower() == value.lower() or probe.text.upper() == value.upper()
+        elif probe.how.startswith("dropped"):
+            assert len(probe.text) == len(value) - 1
+            assert any(value[:i] + value[i + 1 :] == probe.text for i in range(len(value)))
+        elif probe.how.startswith("doubled"):
+            assert any(value[: i + 1] + value[i:] == probe.text for i in range(len(value)))
+        else:
+            assert probe.how.startswith("swapped") and sorted(probe.text) == sorted(value)
+            assert probe.text[0] == value[0]  # the first letter is kept: people rarely mistype it
+
+
+def test_probes_are_deterministic_and_cover_every_kind():
+    samples = ["London Heathrow", "Paris Orly", "LHR", "Brno - mesto"]
+    a = P.make_probes(samples, seed=3)
+    assert a == P.make_probes(samples, seed=3)
+    kinds = {p.kind for p in a}
+    assert kinds == {"exact", "misspelling", "partial", "nomatch"}
+    partial = [p for p in a if p.kind == "partial"]
+    assert {p.text for p in partial} == {"Heathrow", "Paris", "mesto"} or {p.text for p in partial} >= {
+        "Heathrow"
+    }
+    assert all(p.text not in samples for p in a if p.kind == "nomatch")
+    lhr = [p for p in a if p.expected == "LHR" and p.kind == "misspelling"]
+    assert [p.how for p in lhr] == ["case"]  # three-letter codes get no letter edits
+
+
+def test_percentile_and_ratio():
+    assert P.percentile([], 0.5) is None
+    assert P.percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert P.percentile(list(range(1, 101)), 0.95) == 95
+    assert P.ratio(0, 0) is None and P.ratio(1, 4) == 0.25
+
+
+def test_sql_embedder_twin_is_deterministic():
+    a = sqlembed.embed("London Heathrow")
+    assert a == sqlembed.embed("London Heathrow") and len(a) == sqlembed.DEFAULT_DIM
+    assert sqlembed.cosine_distance(a, a) == pytest.approx(0.0, abs=1e-12)
+    assert sqlembed.cosine_distance(a, sqlembed.embed("Heathrow")) < sqlembed.cosine_distance(
+        a, sqlembed.embed("Qzxv Kwrtp")
+    )
+    assert "ctxtool_embed_256(t text) RETURNS vector" in sqlembed.create_function_sql()
+
+
+def test_plan_uses_index_reads_each_engines_plan():
+    seq = [{"Plan": {"Node Type": "Seq Scan", "Relation Name": "airports"}}]
+    bitmap = [{"Plan": {"Node Type": "Bitmap Heap Scan", "Relation Name": "airports",
+                        "Plans": [{"Node Type": "Bitmap Index Scan", "Index Name": "ctx_trgm"}]}}]  # fmt: skip
+    assert plan_uses_index("postgres", seq, "airports") is False
+    assert plan_uses_index("postgres", bitmap, "airports") is True
+    assert (
+        plan_uses_index(
+            "mysql", {"query_block": {"table": {"table_name": "T", "access_type": "ALL"}}}, "airports"
+        )
+        is False
+    )
+    assert (
+        plan_uses_index(
+            "mysql",
+            {"query_block": {"table": {"table_name": "T", "access_type": "fulltext", "key": "ft"}}},
+            "airports",
+        )
+        is True
+    )
+    assert plan_uses_index("postgres", {}, "airports") is None
+    table_scan = {
+        "query_plan": {
+            "plan_nodes": [
+                {"display_name": "Scan", "metadata": {"scan_type": "TableScan", "scan_target": "airports"}}
+            ]
+        }
+    }
+    search = {
+        "query_plan": {
+            "plan_nodes": [
+                {
+                    "display_name": "Scan",
+                    "metadata": {"scan_type": "IndexScan", "scan_target": "ctx_ngrams_airports_name"},
+                }
+            ]
+        }
+    }
+    assert plan_uses_index("spanner", table_scan, "airports") is False
+    assert plan_uses_index("spanner", search, "airports") is True
+    assert plan_uses_index("spanner", {"query_plan": None, "columns": []}, "airports") is None
+
+
+def test_searched_columns_reads_the_literal():
+    assert searched_columns("SELECT v AS value, 'a.b' AS columns FROM t") == ["a.b"]
+    assert searched_columns("SELECT v AS value, 'a.b' AS `columns` UNION ALL SELECT w, 'a.c' AS columns") == [
+        "a.b",
+        "a.c",
+    ]
+    assert searched_columns("SELECT v AS value, c AS columns FROM t") == []
+
+
+# --------------------------------------------------------------------------- CLI (snapshot in, set out)
+
+
+def test_cli_draft_values_from_snapshot(tmp_path):
+    snap = tmp_path / "snap.json"
+    snap.write_text(json.dumps(_snapshot()))
+    runner = CliRunner()
+    out = runner.invoke(cli, ["draft", "values", "--snapshot", str(snap), "--column", "airports.name"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["value_searches"][0]["concept_type"] == "Airport Name"
+    target = tmp_path / "set.json"
+    target.write_text(json.dumps({"templates": [{"nl_query": "q", "sql": "SELECT 1"}]}))
+    out = runner.invoke(cli, ["draft", "values", "--snapshot", str(snap), "--merge", str(target)])
+    assert out.exit_code == 0, out.output
+    merged = json.loads(target.read_text())
+    assert merged["templates"] and len(merged["value_searches"]) == 6
+    ddl = runner.invoke(cli, ["draft", "values", "--snapshot", str(snap), "--emit-ddl"])
+    assert ddl.exit_code == 0 and 'USING gin ("name" gin_trgm_ops);' in ddl.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["draft", "values"], "exactly one of --dsn and --snapshot"),
+        (["draft", "values", "--snapshot", "s.json", "--apply-ddl"], "--apply-ddl needs --dsn"),
+        (["draft", "values", "--snapshot", "missing.json"], "no such file"),
+    ],
+)
+def test_cli_draft_values_usage_errors(args, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CTXTOOL_DSN", raising=False)
+    out = CliRunner().invoke(cli, args)
+    assert out.exit_code == 2 and message in out.output
+
+
+def test_cli_test_values_unreadable_file(tmp_path):
+    out = CliRunner().invoke(
+        cli, ["test-values", str(tmp_path / "nope.json"), "--dsn", "postgresql://x@127.0.0.1:1/x"]
+    )
+    assert out.exit_code == 2 and "no such file" in out.output
