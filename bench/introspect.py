@@ -75,17 +75,40 @@ def _median_time(cmd: list[str], repeat: int, env: dict[str, str] | None = None)
     return statistics.median(times)
 
 
-def _round_trips(dsn: str) -> tuple[int, float, int]:
-    """(statements ctxtool sent, seconds in-process, tables found) for one introspection."""
+def _round_trips(dsn: str) -> tuple[int, float, int, int]:
+    """(statements ctxtool counted, seconds in-process, tables found, round trips seen by the other
+    side) for one introspection. The other side: on PostgreSQL the libpq protocol trace (every Sync
+    and Query message waits for the server once); on MariaDB/MySQL the server's own ``Questions``
+    counter for the session."""
     from ctxtool import snapshot
     from ctxtool.connectors import connect
 
     started = time.perf_counter()
     with connect(dsn, statement_timeout=120) as conn:
         before = conn.round_trips
-        snap = snapshot.build(conn)
+        if conn.engine == "postgres":
+            fd, path = tempfile.mkstemp(prefix="ctx_bench_trace_")
+            conn.conn.pgconn.trace(fd)
+            snap = snapshot.build(conn)
+            conn.conn.pgconn.untrace()
+            os.close(fd)
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                seen = sum(
+                    1
+                    for line in fh
+                    if "\tF\t" in line and line.rstrip("\n").split("\t")[3] in ("Sync", "Query")
+                )
+            os.unlink(path)
+        else:
+            cur = conn.conn.cursor()
+            cur.execute("SHOW SESSION STATUS LIKE 'Questions'")
+            asked = int(cur.fetchone()[1])
+            snap = snapshot.build(conn)
+            cur.execute("SHOW SESSION STATUS LIKE 'Questions'")
+            seen = int(cur.fetchone()[1]) - asked - 1  # the second SHOW counts itself
+            cur.close()
         trips = conn.round_trips - before
-    return trips, time.perf_counter() - started, sum(len(s["tables"]) for s in snap["schemas"])
+    return trips, time.perf_counter() - started, sum(len(s["tables"]) for s in snap["schemas"]), seen
 
 
 def _ctxtool_cmd(dsn: str, out: str) -> list[str]:
@@ -106,12 +129,12 @@ def bench_postgres(n_tables: int, n_columns: int, repeat: int, tmp: str) -> dict
         with psycopg.connect(dsn) as conn:
             for stmt in ddl[: small * per_table]:
                 conn.execute(stmt)
-        trips_small, _, found_small = _round_trips(dsn)
+        trips_small, _, found_small, seen_small = _round_trips(dsn)
         with psycopg.connect(dsn) as conn:
             for stmt in ddl[small * per_table :]:
                 conn.execute(stmt)
             conn.execute("ANALYZE")
-        trips, inproc, found = _round_trips(dsn)
+        trips, inproc, found, seen = _round_trips(dsn)
         env = dict(os.environ, CTXTOOL_NO_PROGRESS="1")
         ours = _median_time(_ctxtool_cmd(dsn, os.path.join(tmp, "pg.json")), repeat, env)
         theirs = _median_time(
@@ -137,6 +160,7 @@ def bench_postgres(n_tables: int, n_columns: int, repeat: int, tmp: str) -> dict
             "ctxtool_inprocess_s": inproc,
             "reference_s": theirs,
             "round_trips": {found_small: trips_small, found: trips},
+            "seen_by_server": {found_small: seen_small, found: seen},
         }
     finally:
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
@@ -157,10 +181,10 @@ def bench_mariadb(n_tables: int, n_columns: int, repeat: int, tmp: str) -> dict:
         cur.execute(f"USE `{name}`")
         for stmt in ddl[:small]:
             cur.execute(stmt)
-        trips_small, _, found_small = _round_trips(dsn)
+        trips_small, _, found_small, seen_small = _round_trips(dsn)
         for stmt in ddl[small:]:
             cur.execute(stmt)
-        trips, inproc, found = _round_trips(dsn)
+        trips, inproc, found, seen = _round_trips(dsn)
         env = dict(os.environ, CTXTOOL_NO_PROGRESS="1")
         ours = _median_time(_ctxtool_cmd(dsn, os.path.join(tmp, "my.json")), repeat, env)
         theirs = _median_time(
@@ -176,6 +200,7 @@ def bench_mariadb(n_tables: int, n_columns: int, repeat: int, tmp: str) -> dict:
             "ctxtool_inprocess_s": inproc,
             "reference_s": theirs,
             "round_trips": {found_small: trips_small, found: trips},
+            "seen_by_server": {found_small: seen_small, found: seen},
         }
     finally:
         admin.cursor().execute(f"DROP DATABASE IF EXISTS `{name}`")
@@ -205,7 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     for r in rows:
         ratio = r["ctxtool_s"] / r["reference_s"]
-        trips = ", ".join(f"{t} tables: {n}" for t, n in sorted(r["round_trips"].items()))
+        trips = ", ".join(
+            f"{t} tables: {n} (server saw {r['seen_by_server'][t]})"
+            for t, n in sorted(r["round_trips"].items())
+        )
         ref = f"{r['reference']} {r['reference_s']:.2f} s"
         print(
             f"{r['engine']:<15} {r['ctxtool_s']:>17.2f} s {r['ctxtool_inprocess_s']:>11.2f} s "

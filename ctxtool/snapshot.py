@@ -141,7 +141,16 @@ def _validator() -> Any:
 
 
 def check(data: Any, path: str = "<snapshot>", doc: Any = None) -> None:
-    """Raise :class:`InputError` naming ``path:line:col`` when ``data`` is not a valid snapshot."""
+    """Raise :class:`InputError` naming ``path:line:col`` when ``data`` is not a valid snapshot.
+
+    A hand-written walk that accepts only what the JSON Schema accepts decides the common case in
+    milliseconds (jsonschema takes about a second for 20,000 columns); jsonschema runs when the walk
+    rejects, to name the offending node."""
+    try:
+        if _conforms(data):
+            return
+    except (TypeError, KeyError, AttributeError):
+        pass
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
     if not errors:
         return
@@ -153,6 +162,134 @@ def check(data: Any, path: str = "<snapshot>", doc: Any = None) -> None:
         f"{path}:{line}:{col}: not a ctxtool schema snapshot ({where}: {err.message.splitlines()[0]}); "
         "create one with `ctxtool introspect --dsn DSN -o FILE`"
     )
+
+
+_ENGINES = {"postgres", "mysql", "spanner"}
+_FLAVOURS = {"postgresql", "alloydb", "mysql", "mariadb", "spanner-googlesql", "spanner-postgresql"}
+_KINDS = {"table", "view", "materialized_view", "foreign_table"}
+
+
+def _str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _opt_str(v: Any) -> bool:
+    return v is None or isinstance(v, str)
+
+
+def _int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _names(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _conforms(d: Any) -> bool:
+    """True only for data ``schemas/schema_snapshot.schema.json`` accepts (a strict subset check)."""
+    if (
+        not isinstance(d, dict)
+        or d.get("snapshot_version") != 1
+        or isinstance(d.get("snapshot_version"), bool)
+    ):
+        return False
+    if not all(k in d for k in _TOP_KEYS):
+        return False
+    if d["engine"] not in _ENGINES or d["flavour"] not in _FLAVOURS or d["dialect"] not in _ENGINES:
+        return False
+    ext = d["extensions"]
+    if not _str(d["version"]) or not _opt_str(d["database"]) or not _names(ext) or len(set(ext)) != len(ext):
+        return False
+    if not isinstance(d["schemas"], list):
+        return False
+    for schema in d["schemas"]:
+        if not isinstance(schema, dict) or set(schema) != {"name", "tables"} or not _str(schema["name"]):
+            return False
+        if not isinstance(schema["tables"], list) or not all(_table_conforms(t) for t in schema["tables"]):
+            return False
+    return True
+
+
+def _table_conforms(t: Any) -> bool:
+    if not isinstance(t, dict) or not (_str(t.get("name")) and t["name"]) or t.get("kind") not in _KINDS:
+        return False
+    if "comment" in t and not _opt_str(t["comment"]):
+        return False
+    if "row_estimate" in t and not (
+        t["row_estimate"] is None or (_int(t["row_estimate"]) and t["row_estimate"] >= 0)
+    ):
+        return False
+    if not isinstance(t.get("columns"), list) or not all(_column_conforms(c) for c in t["columns"]):
+        return False
+    if "primary_key" in t and not _names(t["primary_key"]):
+        return False
+    if "unique" in t and not (isinstance(t["unique"], list) and all(_names(u) for u in t["unique"])):
+        return False
+    for fk in t.get("foreign_keys", []) if isinstance(t.get("foreign_keys", []), list) else [None]:
+        if not isinstance(fk, dict) or not _names(fk.get("columns")) or not _str(fk.get("ref_table")):
+            return False
+        refs = fk.get("ref_columns")
+        if not isinstance(refs, list) or not all(_opt_str(r) for r in refs):
+            return False
+        if not all(_opt_str(fk[k]) for k in ("name", "ref_schema", "on_delete", "on_update") if k in fk):
+            return False
+    for index in t.get("indexes", []) if isinstance(t.get("indexes", []), list) else [None]:
+        if not isinstance(index, dict) or not _str(index.get("name")) or not _names(index.get("columns")):
+            return False
+        if not isinstance(index.get("unique"), bool) or not _str(index.get("method")):
+            return False
+        if "primary" in index and not isinstance(index["primary"], bool):
+            return False
+        if not all(_names(index[k]) for k in ("opclasses", "include", "storing") if k in index):
+            return False
+        if not all(_str(index[k]) for k in ("parser", "predicate") if k in index):
+            return False
+    inter = t.get("interleave")
+    if inter is not None:
+        if (
+            not isinstance(inter, dict)
+            or not set(inter) <= {"parent", "on_delete"}
+            or not _str(inter.get("parent"))
+        ):
+            return False
+        if "on_delete" in inter and not _opt_str(inter["on_delete"]):
+            return False
+    return True
+
+
+def _column_conforms(c: Any) -> bool:
+    if not isinstance(c, dict) or not (_str(c.get("name")) and c["name"]) or not _str(c.get("type")):
+        return False
+    if not isinstance(c.get("nullable"), bool):
+        return False
+    if not all(_opt_str(c[k]) for k in ("default", "comment") if k in c):
+        return False
+    if not all(_str(c[k]) for k in ("generated", "identity") if k in c):
+        return False
+    p = c.get("profile")
+    if p is None:
+        return "profile" not in c
+    if not isinstance(p, dict) or not (_int(p.get("distinct")) and p["distinct"] >= 0):
+        return False
+    if not (_num(p.get("null_fraction")) and 0 <= p["null_fraction"] <= 1):
+        return False
+    if "avg_length" in p and not (
+        p["avg_length"] is None or (_num(p["avg_length"]) and p["avg_length"] >= 0)
+    ):
+        return False
+    common = p.get("most_common")
+    if not isinstance(common, list):
+        return False
+    for item in common:
+        if not isinstance(item, dict) or set(item) != {"value", "frequency"}:
+            return False
+        if not (_num(item["frequency"]) and 0 <= item["frequency"] <= 1):
+            return False
+    return True
 
 
 def load(path: str) -> dict[str, Any]:
@@ -197,6 +334,42 @@ def _key(key: str) -> str:
     return text
 
 
+def _make_column_line() -> Callable[[dict[str, Any]], str]:
+    """The JSON of a plain column (the five base keys; text, booleans, nulls) from one format string
+    and the C string encoder -- most of a snapshot's lines; anything else goes through _compact."""
+    from json import encoder
+
+    quote = encoder.c_encode_basestring or encoder.py_encode_basestring
+    base = ("name", "type", "nullable", "default", "comment")
+    template = '{"name": %s, "type": %s, "nullable": %s, "default": %s, "comment": %s}'
+
+    def text(v: Any) -> str:
+        if v is None:
+            return "null"
+        if v.__class__ is str:
+            return quote(v)
+        raise TypeError
+
+    def line(column: dict[str, Any]) -> str:
+        if len(column) == 5 and tuple(column) == base and column["nullable"].__class__ is bool:
+            try:
+                return template % (
+                    quote(column["name"]),
+                    quote(column["type"]),
+                    "true" if column["nullable"] else "false",
+                    text(column["default"]),
+                    text(column["comment"]),
+                )
+            except (TypeError, AttributeError):
+                pass
+        return _compact(column)
+
+    return line
+
+
+_column_line = _make_column_line()
+
+
 def _write(obj: dict[str, Any], depth: int, out: list[str]) -> None:
     pad, inner = "  " * depth, "  " * (depth + 1)
     out.append("{")
@@ -205,7 +378,8 @@ def _write(obj: dict[str, Any], depth: int, out: list[str]) -> None:
         out.append(f"\n{inner}{_key(key)}: ")
         if key in _LINE_LISTS and isinstance(value, list) and value:
             out.append("[")
-            out.append(",".join(f"\n{inner}  {_compact(v)}" for v in value))
+            encode = _column_line if key == "columns" else _compact
+            out.append(",".join(f"\n{inner}  {encode(v)}" for v in value))
             out.append(f"\n{inner}]")
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             out.append("[")

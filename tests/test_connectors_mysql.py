@@ -156,12 +156,44 @@ def test_round_trips_constant(my_db):
                 )
             with connect(my_db) as c:
                 before = c.round_trips
+                status = c.conn.cursor()
+                status.execute("SHOW SESSION STATUS LIKE 'Questions'")
+                asked = int(status.fetchone()[1])
                 c.introspect()
-                counts.append(c.round_trips - before)
+                status.execute("SHOW SESSION STATUS LIKE 'Questions'")
+                seen = int(status.fetchone()[1]) - asked - 1  # the server's own count of statements
+                counts.append((c.round_trips - before, seen))
         cur = conn.cursor()
         for i in range(25):
             cur.execute(f"DROP TABLE ctx_many_{i}")
     finally:
         conn.close()
     # one extra SHOW CREATE TABLE for the one table with a FULLTEXT index, whatever the table count
-    assert counts[0] == counts[1] <= 14
+    assert counts[0] == counts[1]
+    assert counts[0][0] <= 14 and counts[0][1] <= 15
+
+
+def test_max_rows_below_the_statements_own_limit_does_not_hang(conn):
+    """A LIMIT in the SQL overrides sql_select_limit; the unread rows must not block the rollback."""
+    import threading
+
+    out: dict = {}
+
+    def run():
+        out["first"] = conn.query("SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 LIMIT 3", max_rows=1)
+        out["next"] = conn.query("SELECT 7")
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive(), "query() hung after a capped read"
+    assert out["first"].rows == [(1,)] and out["first"].truncated
+    assert out["next"].rows == [(7,)]
+
+
+def test_tcp_nodelay_is_set(conn):
+    """Prepared statements on the pure-Python driver need TCP_NODELAY to avoid ~40 ms delayed ACKs."""
+    import socket
+
+    sock = conn.conn._socket.sock
+    assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0

@@ -146,6 +146,25 @@ def test_profile_from_pg_stats_and_sample_fallback(conn):
     assert "profile" not in _table(snap, "prague_accounts")["columns"][0]
 
 
+def _wire_round_trips(connector, action) -> int:
+    """Round trips as the wire protocol sees them: every Sync (extended protocol) and Query (simple
+    protocol) message the client sends waits for the server once. Counted from libpq's trace."""
+    import os
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="ctx_pgtrace_")
+    try:
+        connector.conn.pgconn.trace(fd)
+        action()
+        connector.conn.pgconn.untrace()
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return sum(1 for line in lines if "\tF\t" in line and line.split("\t")[3] in ("Sync", "Query"))
+
+
 def test_catalog_round_trips_do_not_depend_on_table_count(pg_db):
     import psycopg
 
@@ -158,13 +177,16 @@ def test_catalog_round_trips_do_not_depend_on_table_count(pg_db):
                 )
         with connect(pg_db) as c:
             before = c.round_trips
-            snap = c.introspect()
-            counts.append(c.round_trips - before)
-            assert sum(len(s["tables"]) for s in snap["schemas"]) >= 4 + extra
+            snaps = []
+            wire = _wire_round_trips(c, lambda c=c, snaps=snaps: snaps.append(c.introspect()))
+            counts.append((c.round_trips - before, wire))
+            assert sum(len(s["tables"]) for s in snaps[0]["schemas"]) >= 4 + extra
     with psycopg.connect(pg_db, autocommit=True) as raw:
         for i in range(30):
             raw.execute(f"DROP TABLE ctx_many_{i}")
-    assert counts[0] == counts[1] <= 12
+    assert counts[0] == counts[1]
+    counted, wire = counts[0]
+    assert counted == wire <= 12  # the connector's own count is the wire's
 
 
 @pytest.mark.pg18
@@ -206,3 +228,22 @@ def test_generic_plan_errors_are_the_servers_own(conn):
         conn.plan("SELECT account_id FROM account WHERE date > 5 AND district_id = $1")
     assert conn.query("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'ctxtool%'").rows == [(0,)]
     assert "account" in str(conn.plan("SELECT account_id FROM account WHERE frequency = $1"))
+
+
+def test_a_query_is_one_round_trip_and_stays_read_only(conn):
+    """An ordinary query costs one round trip on the wire (no BEGIN/DECLARE/FETCH/ROLLBACK)."""
+    conn.query("SELECT 1")  # warm up type caches
+    assert _wire_round_trips(conn, lambda: conn.query("SELECT $1::int AS x", [5])) == 1
+    capped = conn.query("SELECT g FROM generate_series(1, 100000) AS g", max_rows=3)
+    assert capped.rows == [(1,), (2,), (3,)] and capped.truncated
+    assert conn.query("SELECT 2 AS y").rows == [(2,)]  # the cancelled stream left the session usable
+
+
+def test_switching_read_only_off_closes_the_session(pg_db):
+    from ctxtool.connectors import connect
+    from ctxtool.errors import DatabaseError
+
+    with connect(pg_db) as c:
+        with pytest.raises(DatabaseError, match="read-write"):
+            c.query("SELECT set_config('default_transaction_read_only', 'off', false)")
+        assert c.conn.closed

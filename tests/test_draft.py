@@ -252,7 +252,9 @@ def test_financial_facets_postgres(pg_samples_dsn):
 @pytest.mark.mariadb
 def test_financial_templates_and_facets_mariadb(mariadb_samples_dsn):
     # four of the tables keep the run short (each statement on MariaDB costs a round trip more)
-    result, snap = _financial(mariadb_samples_dsn, "templates", tables=["district", "account", "loan", "client"])
+    result, snap = _financial(
+        mariadb_samples_dsn, "templates", tables=["district", "account", "loan", "client"]
+    )
     assert len(result.kept) >= 30
     _assert_valid_and_executable(result, snap, mariadb_samples_dsn)
     assert any("district.`A3`" in d.sql for d in result.kept)

@@ -101,3 +101,23 @@ def test_review_shows_rows_from_the_database(tmp_path, pg_samples_dsn):
     assert "it fails:" in res.stderr and "nope" in res.stderr
     assert "status | " in res.stderr or "loan_id" in res.stderr  # the facet's rows
     assert len(json.loads(path.read_text())["templates"]) == 2
+
+
+@pytest.mark.mariadb
+def test_review_rows_on_mariadb_with_a_limit(tmp_path, mariadb_samples_dsn):
+    path = tmp_path / "set.json"
+    path.write_text(
+        json.dumps(
+            {
+                "templates": [
+                    {
+                        "nl_query": "Which 10 districts have the highest average salary?",
+                        "sql": "SELECT district.`A2`, district.`A11` FROM district ORDER BY district.`A11` DESC LIMIT 10",
+                    }
+                ]
+            }
+        )
+    )
+    res = CliRunner().invoke(cli, ["review", str(path), "--dsn", mariadb_samples_dsn], input="k\n")
+    assert res.exit_code == 0, res.output
+    assert "A2 | A11" in res.stderr and "  ...\n" in res.stderr  # 5 of the 10 rows shown

@@ -224,6 +224,7 @@ def pg_stat_statements_dsn():
         subprocess.run(
             [*run, f"{bindir}/pg_ctl", "-D", str(data), "-m", "immediate", "stop"], capture_output=True
         )
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.mark.postgres
@@ -312,3 +313,24 @@ def test_fingerprint_ignores_every_literal(status, amount, ids):
     )
     assert fingerprint(sql, "postgres") == fingerprint(base, "postgres")
     assert split_statements(sql + ";\n" + base + ";") == [" ".join(sql.split()), base]
+
+
+@pytest.mark.postgres
+def test_describer_survives_any_read_query(pg_model):
+    model, _ = pg_model
+    describe = Describer(model)
+    odd = {
+        "WITH big AS (SELECT account_id, SUM(amount) AS s FROM trans GROUP BY account_id) SELECT COUNT(*) FROM big": "Count of rows",
+        "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "combined with another query",
+        "SELECT a.account_id FROM account a WHERE a.account_id IN (SELECT account_id FROM loan)": "found by a subquery",
+        "SELECT loan_id, RANK() OVER (ORDER BY amount DESC) FROM loan": "Loan ID and rank of loans",
+        "SELECT CASE WHEN amount > 100 THEN 1 ELSE 0 END FROM loan": "computed value",
+        "SELECT status, COUNT(*) FROM loan GROUP BY status HAVING COUNT(*) > 5": "having count of loans above 5",
+        "SELECT DISTINCT frequency FROM account": "Distinct statement frequency of accounts",
+        "SELECT COUNT(*) FROM trans WHERE EXTRACT(YEAR FROM date) = 1996": "with date in 1996",
+        "SELECT COUNT(*) FROM loan WHERE NOT status = 'A'": "status other than 'A'",
+        "SELECT 1": "",
+    }
+    for sql, words in odd.items():
+        text = describe(sql)
+        assert text and words in text, (sql, text)

@@ -204,4 +204,50 @@ def test_normalize_is_idempotent_and_dumps_round_trips(tables):
     text = snapshot.dumps(snap)
     assert json.loads(text) == snap
     assert snapshot.dumps(snapshot.normalize(json.loads(text))) == text  # byte-stable
-    snapshot.check(snap)
+    assert snapshot._conforms(snap) and not list(snapshot._validator().iter_errors(snap))
+
+
+_MUTATIONS = [
+    ("engine", "oracle"),
+    ("snapshot_version", 2),
+    ("extensions", ["a", "a"]),
+    ("schemas", {}),
+    ("schemas/0/extra", 1),
+    ("schemas/0/tables/0/kind", "index"),
+    ("schemas/0/tables/0/name", ""),
+    ("schemas/0/tables/0/row_estimate", -1),
+    ("schemas/0/tables/0/columns/0/nullable", "yes"),
+    ("schemas/0/tables/0/columns/0/profile", {"distinct": 1, "null_fraction": 2, "most_common": []}),
+    (
+        "schemas/0/tables/0/columns/0/profile",
+        {"distinct": 1, "null_fraction": 0, "most_common": [{"value": 1}]},
+    ),
+    (
+        "schemas/0/tables/0/columns/0/profile",
+        {"distinct": 3, "null_fraction": 0.5, "most_common": [], "min": 1},
+    ),
+    ("schemas/0/tables/0/interleave", {"parent": "x", "extra": 1}),
+    ("schemas/0/tables/0/interleave", {"parent": "x", "on_delete": None}),
+    ("schemas/0/tables/0/indexes", [{"name": "i", "columns": ["a"], "unique": "no", "method": "btree"}]),
+    ("schemas/0/tables/0/foreign_keys", [{"columns": ["a"], "ref_table": "t", "ref_columns": [None]}]),
+    ("schemas/0/tables/0/unique", [["a"], "b"]),
+    ("schemas/0/tables/0/extra_field", {"anything": True}),
+]
+
+
+@pytest.mark.parametrize("where,value", _MUTATIONS)
+def test_fast_check_agrees_with_the_json_schema(where, value):
+    snap = json.loads(json.dumps(_snap([_tbl("t", ("a", "integer"))])))
+    *parents, last = where.split("/")
+    node = snap
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    node[last] = value
+    schema_ok = not list(snapshot._validator().iter_errors(snap))
+    if snapshot._conforms(snap):
+        assert schema_ok  # the fast walk never accepts what the schema rejects
+    if schema_ok:
+        snapshot.check(snap)
+    else:
+        with pytest.raises(InputError, match="not a ctxtool schema snapshot"):
+            snapshot.check(snap)

@@ -423,3 +423,32 @@ def test_a_failing_value_search_is_skipped_with_a_warning(financial_dsn):
         assert any("value search #0 (Broken) failed and is skipped" in w for w in ans.warnings)
         again = rt.ask("How many accounts are in Kolin?")
         assert again.params == ["Kolin"] and not any("Broken" in w for w in again.warnings)
+
+
+_OFFLINE = Runtime(RUNTIME_SET, use_llm=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                ["how many", "loans", "in", "1996", "'gold'", "between", "and", "?", "Praha", "-", "$1"]
+            ),
+            st.text(min_size=1, max_size=12),
+        ),
+        min_size=1,
+        max_size=12,
+    ).map(" ".join)
+)
+def test_any_question_gets_an_answer_object(question):
+    if not question.strip():
+        return
+    ans = _OFFLINE.ask(question, action="showsql")
+    assert ans.status in ("answered", "disambiguate", "declined")
+    if ans.status == "answered":
+        numbers = {int(p.name) for p in sqlparts.find_sql_placeholders(ans.sql, "postgres")}
+        assert numbers == set(range(1, len(ans.params) + 1))  # every parameter bound, none missing
+        assert ans.confidence >= _OFFLINE.threshold
+    else:
+        assert ans.sql is None

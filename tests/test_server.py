@@ -75,6 +75,10 @@ def test_openapi_document_is_served_and_stored(http_server):
     status, doc = _call(http_server + "/openapi.json", token=None)
     assert status == 200 and doc["openapi"].startswith("3.1")
     assert {"/ask", "/query", "/templates", "/schema", "/health"} <= set(doc["paths"])
+    for route in ("/ask", "/query"):
+        post = doc["paths"][route]["post"]
+        body = post["requestBody"]["content"]["application/json"]["schema"]["properties"]
+        assert {"conversation_id", "session"} <= set(body) and "404" in post["responses"]
     stored = json.loads((Path(__file__).parent.parent / "docs" / "openapi.json").read_text())
     assert stored == document(), (
         "docs/openapi.json is stale: run `ctxtool serve --write-openapi docs/openapi.json`"
@@ -183,3 +187,121 @@ def test_http_concurrent_requests_take_turns_on_one_session(http_server):
         year = results[i]["params"][0]
         assert str(year) in q
         assert by_year.setdefault(year, results[i]["rows"]) == results[i]["rows"]
+
+
+# ------------------------------------------------------------------------------------- conversations
+
+
+@pytest.fixture
+def conversation_server(financial_runtime, tmp_path):
+    from ctxtool.conversations.store import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "conversations.sqlite")
+    service = Service(financial_runtime, conversation_store=store)
+    server = make_server(service, "127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", store
+    server.shutdown()
+    server.server_close()
+    store.close()
+
+
+def _frequency_breakdown(url: str, first: dict, follow: dict) -> None:
+    assert first["status"] == "answered" and first["source"] == "template" and first["rows"][0][0] > 0
+    assert follow["status"] == "answered" and follow["source"] == "followup", follow
+    assert "frequency" in follow["sql"] and "GROUP BY" in follow["sql"].upper()
+    assert len(follow["rows"]) == 3  # the three statement frequencies
+    assert sum(r[-1] for r in follow["rows"]) == first["rows"][0][0]
+
+
+def test_http_follow_up_in_a_named_conversation(conversation_server):
+    url, store = conversation_server
+    cid = store.create_conversation("accounts").conversation_id
+    _, first = _call(url + "/ask", {"question": "How many accounts are there?", "conversation_id": cid})
+    _, follow = _call(url + "/ask", {"question": "break it down by frequency", "conversation_id": cid})
+    _frequency_breakdown(url, first, follow)
+    assert follow["conversation"] == {"conversation_id": cid, "session": None, "memory": "named"}
+    turns = store.list_prompts(cid)
+    assert [t.prompt for t in turns] == ["How many accounts are there?", "break it down by frequency"]
+    assert {t.client_identifier for t in turns} == {"ctxtool serve"}
+    assert {t.client_ip for t in turns} == {"127.0.0.1"}
+    assert turns[1].sql == follow["sql"] and turns[1].profile_name == RUNTIME_SET
+    # without the conversation the same words are no follow-up
+    _, alone = _call(url + "/ask", {"question": "break it down by frequency"})
+    assert alone["source"] != "followup" and "conversation" not in alone
+
+
+def test_http_sessions_keep_their_own_memory_and_store_nothing(conversation_server):
+    url, store = conversation_server
+    _, first = _call(url + "/ask", {"question": "How many accounts are there?", "session": "alice"})
+    _, other = _call(url + "/ask", {"question": "break it down by frequency", "session": "bob"})
+    assert other["source"] != "followup"  # bob's session has not asked anything before
+    _, follow = _call(url + "/query", {"question": "break it down by frequency", "session": "alice"})
+    _frequency_breakdown(url, first, follow)
+    assert follow["conversation"]["memory"] == "session" and follow["conversation"]["session"] == "alice"
+    assert store.list_conversations() == []  # session memory is never stored
+
+
+def test_http_unknown_conversation_is_a_404(conversation_server):
+    url, store = conversation_server
+    status, err = _call(url + "/ask", {"question": "How many accounts are there?", "conversation_id": "nope"})
+    assert status == 404 and "nope" in err["error"]["message"] and err["error"]["code"] == 404
+    status, err = _call(
+        url + "/query", {"question": "How many loans?", "conversation_id": "nope", "session": "s"}
+    )
+    assert status == 404
+    status, err = _call(url + "/ask", {"question": "x", "session": ["not", "text"]})
+    assert status == 400 and "session" in err["error"]["message"]
+    status, err = _call(
+        url + "/ask",
+        {"question": "x", "session": "s", "history": [{"role": "user", "content": "earlier"}]},
+    )
+    assert status == 400 and "history" in err["error"]["message"]
+
+
+def test_serve_session_memory_option_and_mcp_conversations(financial_dsn, tmp_path):
+    """`ctxtool serve --mcp --session-memory`: requests without a session share the profile's session
+    memory; a session argument has its own; an unknown conversation is a tool error."""
+    store = tmp_path / "conversations.sqlite"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ctxtool",
+            "serve",
+            "--mcp",
+            "--session-memory",
+            "--conversation-store",
+            str(store),
+            "--context",
+            RUNTIME_SET,
+            "--dsn",
+            financial_dsn,
+            "--no-llm",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parent.parent,
+    )
+
+    def call(i: int, name: str, arguments: dict) -> dict:
+        params = {"name": name, "arguments": arguments}
+        return {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
+
+    messages = [
+        call(1, "ask", {"question": "How many accounts are there?"}),
+        call(2, "ask", {"question": "break it down by frequency", "session": "s1"}),
+        call(3, "query_data", {"question": "break it down by frequency"}),
+        call(4, "ask", {"question": "How many accounts are there?", "conversation_id": "missing"}),
+    ]
+    out, err = proc.communicate("\n".join(json.dumps(m) for m in messages) + "\n", timeout=60)
+    assert proc.returncode == 0, err
+    by_id = {r["id"]: r["result"] for r in map(json.loads, out.splitlines())}
+    assert by_id[1]["structuredContent"]["source"] == "template"
+    assert by_id[2]["structuredContent"]["source"] != "followup"  # session s1 is new
+    follow = by_id[3]["structuredContent"]
+    assert follow["source"] == "followup" and len(follow["rows"]) == 3
+    assert by_id[4]["isError"] and "missing" in by_id[4]["content"][0]["text"]

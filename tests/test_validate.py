@@ -360,6 +360,32 @@ CASES = [
         base(),
     ),
     (
+        "CTX205",
+        "postgres",
+        with_(
+            lambda d: d["templates"].append(plain("q?", "SELECT a FROM t UNION SELECT b FROM u FOR UPDATE"))
+        ),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT a FROM t UNION SELECT b FROM u"))),
+    ),
+    (
+        "CTX204",
+        "mysql",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT COUNT(*) INTO @n FROM loan"))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT COUNT(*) AS n FROM loan"))),
+    ),
+    (
+        "CTX605",
+        "postgres",
+        with_(_set(("value_searches", 0, "query"), VS.replace("0 AS distance", "-0.5 AS distance"))),
+        with_(_set(("value_searches", 0, "query"), VS.replace("0 AS distance", "1 AS distance"))),
+    ),
+    (
+        "CTX606",
+        "postgres",
+        with_(_set(("value_searches", 0, "query"), VS.replace("'{}'::text", "'exact'::text"))),
+        with_(_set(("value_searches", 0, "query"), VS.replace("'{}'::text", '\'{"how": "exact"}\'::text'))),
+    ),
+    (
         "CTX701",
         "postgres",
         with_(
@@ -632,3 +658,11 @@ def test_money_in_an_intent_is_not_a_placeholder():
         manifest="Loans over $10,000 on a given frequency accounts",
     )
     assert codes({"templates": [t]}) == []
+
+
+def test_unknown_field_suggests_the_near_name():
+    data = base()
+    data["templates"][0]["nl-query"] = data["templates"][0].pop("nl_query")
+    found = validate_text(json.dumps(data), "t.json")
+    messages = [f.message for f in found if f.code == "CTX103"]
+    assert messages == ["templates/0: unknown field 'nl-query'; did you mean 'nl_query'?"]

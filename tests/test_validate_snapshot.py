@@ -166,3 +166,16 @@ def test_dialect_comes_from_the_snapshot(snap, tmp_path):
     result = CliRunner().invoke(cli, ["validate", str(ctx), "--snapshot", str(snap_path), "-f", "json"])
     assert result.exit_code == 0, result.output
     assert not [f for f in json.loads(result.stdout)["findings"] if f["code"].startswith(("CTX2", "CTX8"))]
+
+
+def test_spanner_does_not_coerce_text_to_numbers(snap):
+    spanner_snap = dict(snap, dialect="spanner", engine="spanner", flavour="spanner-googlesql")
+    data = {"templates": [_template("SELECT loan_id FROM loan WHERE amount > '100'")]}
+    cs = contextset.loads(json.dumps(data, indent=2), "ctx.json")
+    found = [
+        f.message for f in validate_set(cs, dialect="spanner", snapshot=spanner_snap) if f.code == "CTX804"
+    ]
+    assert found == [
+        "loan.amount (integer) is compared with the text '100'; GoogleSQL does not turn text into numbers: write 100"
+    ]
+    assert not [f for f in validate_set(cs, dialect="postgres", snapshot=snap) if f.code == "CTX804"]

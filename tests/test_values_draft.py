@@ -387,3 +387,23 @@ def test_cli_test_values_unreadable_file(tmp_path):
         cli, ["test-values", str(tmp_path / "nope.json"), "--dsn", "postgresql://x@127.0.0.1:1/x"]
     )
     assert out.exit_code == 2 and "no such file" in out.output
+
+
+_IDENT = st.text(alphabet="abcXYZ_09 '\"`é", min_size=1, max_size=12).filter(
+    lambda s: s.strip() == s and s[0].isalpha()
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(_IDENT, _IDENT, st.sampled_from(SERVERS), st.sampled_from(["text", "integer"]))
+def test_recipes_quote_any_identifier(table, column, server_case, type_):
+    server, dialect, matches = server_case
+    target = Target(table, column, type=type_)
+    for match in matches:
+        recipe = build(server, target, "Odd 'Type'", match)
+        found = find_sql_placeholders(recipe.query, dialect)
+        assert found and {p.kind for p in found} == {"named"}, recipe.query
+        if dialect != "mysql" or "\\" not in target.label:
+            assert searched_columns(recipe.query) == [target.label]
+        for stmt in recipe.ddl:
+            assert not find_sql_placeholders(stmt, dialect)  # DDL carries no parameters

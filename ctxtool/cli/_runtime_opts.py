@@ -65,6 +65,7 @@ def make_runtime(
     no_llm: bool,
     *,
     need_dsn: bool = True,
+    conversation: bool = False,
 ):
     from ctxtool.runtime import Runtime
     from ctxtool.runtime.core import DEFAULT_THRESHOLD
@@ -83,4 +84,5 @@ def make_runtime(
         row_cap=row_cap,
         object_list=[o.strip() for o in object_list.split(",") if o.strip()] if object_list else None,
         use_llm=False if no_llm else None,
+        conversation=conversation,
     )

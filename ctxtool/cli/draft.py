@@ -75,9 +75,9 @@ def _options(func):
         click.option(
             "--row-cap",
             type=click.IntRange(1, 100000),
-            default=100,
+            default=1000,
             show_default=True,
-            help="Rows each check run fetches at most.",
+            help="The session row cap: each check run fetches at most this many rows.",
         ),
         click.option(
             "--timeout",
@@ -137,16 +137,19 @@ def _run(
         with connect(dsn, statement_timeout=timeout, row_cap=row_cap) as conn:
             console.info("introspecting the database (with profiles) ...")
             snap = snapshots.build(conn, profile=True)
-            result = draft(
-                kind,
-                snap,
-                connector=conn,
-                tables=names,
-                workload=workload,
-                glossary=glossary,
-                llm=llm,
-                existing=existing,
-            )
+            with console.make_progress() as bar:
+                task = bar.add_task(f"checking drafted {kind}", total=None)
+                result = draft(
+                    kind,
+                    snap,
+                    connector=conn,
+                    tables=names,
+                    workload=workload,
+                    glossary=glossary,
+                    llm=llm,
+                    existing=existing,
+                    progress=lambda _d: bar.advance(task),
+                )
     else:
         from ctxtool import snapshot as snapshots
 

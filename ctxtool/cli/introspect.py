@@ -18,8 +18,8 @@ from ctxtool.connectors.base import DEFAULT_STATEMENT_TIMEOUT
               help="postgresql://, alloydb://, mysql:// or spanner://projects/P/instances/I/databases/D "
                    "(or $CTXTOOL_DSN).")  # fmt: skip
 @click.option("--schema", "schemas", multiple=True, metavar="NAME",
-              help="Only this schema (repeatable). Default: every user schema (PostgreSQL), the DSN's "
-                   "database (MySQL), the default schema (Spanner).")  # fmt: skip
+              help="Only this schema (repeatable). Default: every user schema (PostgreSQL, Spanner), "
+                   "the DSN's database (MySQL).")  # fmt: skip
 @click.option("--profile", is_flag=True,
               help="Add per-column statistics: distinct count, null fraction, most common values, min/max.")  # fmt: skip
 @click.option(
@@ -32,7 +32,7 @@ def command(
 ) -> None:
     """Write a schema snapshot: tables, views, columns, keys, indexes (and with --profile, column
     statistics), in a stable order that diffs cleanly in git. Read-only: nothing is written to the
-    database.
+    database. Exit status: 0 written, 2 unreadable DSN, 3 the database cannot be reached or refused.
 
     \b
     Examples:

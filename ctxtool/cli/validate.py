@@ -69,7 +69,8 @@ def command(
     and duplicates.
 
     PATH is a file, a directory (every *.json below it), a glob, or - for standard input.
-    Exit status: 0 no errors, 1 errors found (warnings too with --strict), 2 usage error or unreadable input.
+    Exit status: 0 no errors, 1 errors found (warnings too with --strict), 2 usage error or unreadable input,
+    3 the --dsn database cannot be reached. With --snapshot or --dsn the dialect is taken from it.
 
     \b
     Examples:
@@ -107,7 +108,7 @@ def command(
     sys.stdout.flush()
     for message in result.unreadable:
         click.echo(f"error: {message}", err=True)
-    if not quiet and fmt == "text":
+    if not quiet and fmt in ("text", "github"):
         console.info(report.summary(result.findings, len(result.files)))
     if not result.files and not result.unreadable:
         raise CtxtoolError("no context-set file found under the given paths (looked for *.json)")

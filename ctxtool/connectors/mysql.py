@@ -105,6 +105,7 @@ class MySQLConnector(Connector):
         except mysql.connector.Error as exc:
             raise connect_error(exc, dsn) from None
         self.round_trips += 1
+        _set_nodelay(self.conn)
         version = str(self.conn.server_info or "")
         self.mariadb = "mariadb" in version.lower()
         self.version = version.removeprefix("5.5.5-").split("-", 1)[0]
@@ -193,6 +194,10 @@ class MySQLConnector(Connector):
             if not cur.description:
                 return QueryResult(columns=[], rows=[])
             rows = cur.fetchmany(cap + 1)
+            if len(rows) > cap:
+                # A statement's own LIMIT overrides sql_select_limit: read the rest (bounded by that
+                # LIMIT) so the connection is free for the rollback that ends the transaction.
+                cur.fetchall()
             columns = [_text(d[0]) for d in cur.description]
             types = [_field_type(d[1]) for d in cur.description]
             cur.close()
@@ -543,3 +548,16 @@ def _mixed_to_qmark(sql: str, found: Sequence[Any]) -> tuple[str, list[Any]]:
         last = p.end
     parts.append(sql[last:])
     return "".join(parts), [1] * len(found)
+
+
+def _set_nodelay(conn: Any) -> None:
+    """Turn off Nagle's algorithm on the pure-Python driver's TCP socket: prepared statements are
+    sent in several small writes, and with delayed ACKs each one otherwise costs about 40 ms."""
+    import socket
+
+    sock = getattr(getattr(conn, "_socket", None), "sock", None)
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass

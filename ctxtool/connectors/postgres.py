@@ -24,6 +24,7 @@ from ctxtool.connectors.base import (
 from ctxtool.connectors.dsn import DSN
 from ctxtool.connectors.errors import bind, connect_error, statement_error
 from ctxtool.connectors.profile import SAMPLE_ROWS, jsonable, profile_rows, type_category
+from ctxtool.errors import DatabaseError
 from ctxtool.placeholders import find_sql_placeholders
 
 ALLOYDB_EXTENSIONS = ("alloydb_ai_nl", "google_columnar_engine", "google_ml_integration", "alloydb_scann")
@@ -70,7 +71,7 @@ class PostgresConnector(Connector):
                 autocommit=True,
                 connect_timeout=max(1, int(connect_timeout)),
                 application_name="ctxtool",
-                prepare_threshold=None,  # no server-side prepared statements: safe behind poolers
+                prepare_threshold=_prepare_threshold(dsn),
             )
         except psycopg.Error as exc:
             raise connect_error(exc, dsn) from None
@@ -121,6 +122,11 @@ class PostgresConnector(Connector):
     # ------------------------------------------------------------------ interface
 
     def info(self) -> ServerInfo:
+        return self._server_info(finish=True)
+
+    def _server_info(self, *, finish: bool) -> ServerInfo:
+        """The server's info (cached); ``finish=False`` leaves the read-only transaction open for the
+        catalog queries that follow (introspection: two round trips fewer)."""
         if self._info is None:
             rows = self._catalog(
                 "SELECT current_setting('server_version'), current_database(), "
@@ -129,7 +135,8 @@ class PostgresConnector(Connector):
                 " WHERE name = ANY(%s))",
                 (list(ALLOYDB_EXTENSIONS),),
             )
-            self._finish()
+            if finish:
+                self._finish()
             version, database, installed, available = rows[0]
             version = str(version).split(" ", 1)[0]
             flavour = flavour_from_extensions(installed, available)
@@ -154,6 +161,8 @@ class PostgresConnector(Connector):
 
         cap = self.row_cap if max_rows is None else max_rows
         driver_sql, driver_params = bind(sql, "postgres", params, "numbered")
+        if self._single_round_trip():
+            return self._query_streamed(driver_sql, driver_params, cap)
         body = _LEADING_COMMENTS.sub("", driver_sql)
         try:
             if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
@@ -179,6 +188,60 @@ class PostgresConnector(Connector):
         return QueryResult(
             columns=columns, rows=[tuple(r) for r in rows[:cap]], truncated=truncated, column_types=types
         )
+
+    def _single_round_trip(self) -> bool:
+        """Whether a query can run as one round trip: an autocommit statement in a session whose
+        ``default_transaction_read_only`` is on. The server reports that setting to the client after
+        every statement (PostgreSQL 14+), so a statement that turned it off is caught at no cost."""
+        import psycopg
+
+        return (
+            self.server_version_num >= 140000
+            and self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            and self.conn.info.parameter_status("default_transaction_read_only") == "on"
+        )
+
+    def _query_streamed(self, driver_sql: str, driver_params: Any, cap: int) -> QueryResult:
+        """Run one statement in its own read-only implicit transaction, in one round trip. A query
+        is wrapped in ``SELECT * FROM (...) LIMIT cap + 1`` so no more rows than the cap (and one to
+        tell truncation) ever leave the server."""
+        import psycopg
+
+        body = _LEADING_COMMENTS.sub("", driver_sql)
+        if _CURSORABLE.match(body):
+            driver_sql = (
+                f"SELECT * FROM ({driver_sql.rstrip().rstrip(';')}\n) AS ctxtool_q LIMIT {int(cap) + 1}"
+            )
+        self.conn.autocommit = True
+        try:
+            with psycopg.RawCursor(self.conn) as cur:
+                self.round_trips += 1
+                cur.execute(driver_sql, driver_params or None)
+                description = cur.description
+                rows = cur.fetchmany(cap + 1) if description is not None else []
+        except psycopg.Error as exc:
+            raise statement_error(exc, self.dsn, "the query failed") from None
+        finally:
+            if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                self.conn.autocommit = False
+            self._ensure_read_only()
+        if description is None:
+            return QueryResult(columns=[], rows=[])
+        return QueryResult(
+            columns=[d.name for d in description],
+            rows=[tuple(r) for r in rows[:cap]],
+            truncated=len(rows) > cap,
+            column_types=[self._type_name(d.type_code) for d in description],
+        )
+
+    def _ensure_read_only(self) -> None:
+        """Close the session if a statement switched read-only mode off (e.g. through set_config)."""
+        if self.conn.info.parameter_status("default_transaction_read_only") != "on":
+            self.conn.close()
+            raise DatabaseError(
+                "a statement switched the read-only session to read-write; ctxtool closed the "
+                "connection. Remove set_config/SET calls from the SQL"
+            )
 
     def _type_name(self, oid: int) -> str:
         info = self.conn.adapters.types.get(oid)
@@ -254,7 +317,7 @@ class PostgresConnector(Connector):
     def introspect(
         self, schemas: Sequence[str] | None = None, *, profile: bool = False, progress: Any = None
     ) -> dict:
-        info = self.info()
+        info = self._server_info(finish=False)
         step = progress or (lambda *a, **k: None)
         step("relations")
         if schemas:
@@ -309,20 +372,31 @@ class PostgresConnector(Connector):
             (oids,),
         )
         names: dict[tuple[int, int], str] = {}  # (relid, attnum) -> column name, to decode key arrays
+        current, append = None, None
         for relid, attnum, name, typ, notnull, default, comment, generated, identity in col_rows:
             names[(relid, attnum)] = name
-            col: dict[str, Any] = {
-                "name": name,
-                "type": typ,
-                "nullable": not notnull,
-                "default": default if not generated else None,
-                "comment": comment,
-            }
-            if generated:
-                col["generated"] = default
-            if identity:
-                col["identity"] = "always" if identity == "a" else "by default"
-            tables[relid]["columns"].append(col)
+            if relid != current:  # rows come ordered by table
+                current, append = relid, tables[relid]["columns"].append
+            if generated or identity:
+                col: dict[str, Any] = {
+                    "name": name, "type": typ, "nullable": not notnull,
+                    "default": None if generated else default, "comment": comment,
+                }  # fmt: skip
+                if generated:
+                    col["generated"] = default
+                if identity:
+                    col["identity"] = "always" if identity == "a" else "by default"
+                append(col)
+            else:
+                append(
+                    {
+                        "name": name,
+                        "type": typ,
+                        "nullable": not notnull,
+                        "default": default,
+                        "comment": comment,
+                    }
+                )
         step("constraints")
         con_rows = self._catalog(
             "SELECT con.conrelid, con.conname::text, con.contype::text, con.conkey::int[], "
@@ -550,3 +624,18 @@ def _numbered_only(sql: str, found: Sequence[Any]) -> str:
             last = p.end
     parts.append(sql[last:])
     return "".join(parts)
+
+
+def _prepare_threshold(dsn: DSN) -> int | None:
+    """psycopg's automatic server-side prepared statements (after 5 runs of the same SQL), which
+    spare the server re-planning the same value search. ``CTXTOOL_PG_PREPARE_THRESHOLD=off`` turns
+    them off for connection poolers that cannot keep prepared statements."""
+    import os
+
+    value = os.environ.get("CTXTOOL_PG_PREPARE_THRESHOLD", "5").strip().lower()
+    if value in ("off", "none", "0", "false", ""):
+        return None
+    try:
+        return max(1, int(value))
+    except ValueError:
+        return 5

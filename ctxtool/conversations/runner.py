@@ -252,7 +252,12 @@ class ConversationRunner:
         fitted = fit_hits(hits, used, self.vectors)
         if not fitted:
             return messages
-        block = {"role": "system", "content": render_past_events(fitted, self.vectors)}
+        # "position" tells the runtime where its own system prompt goes (never sent to the model)
+        block = {
+            "role": "system",
+            "content": render_past_events(fitted, self.vectors),
+            "position": self.vectors.position,
+        }
         if self.vectors.position in ("after_main", "before_main"):
             return [block, *messages]
         at = max(0, len(messages) + 1 - self.vectors.depth)  # +1: the question comes after the history

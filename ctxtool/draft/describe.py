@@ -131,7 +131,7 @@ class Describer:
 
     def label(self, scope: Scope, col: Column | None, node: exp.Expression | None = None) -> str:
         if col is None:
-            return node.alias_or_name.replace("_", " ") if node is not None else "value"
+            return _expr_label(node) if node is not None else "value"
         if scope.main is not None and col.table is not scope.main and not self._plain:
             return qualified_label(col.table, col)
         return col.label
@@ -180,6 +180,11 @@ class Describer:
             if isinstance(inner, exp.Is):
                 col = scope.column(inner.this)
                 return (col.table if col else None), f"with a known {self.label(scope, col, inner.this)}"
+            if isinstance(inner, exp.Paren):
+                inner = inner.this
+            if isinstance(inner, exp.EQ):
+                t, words = self.condition(scope, exp.NEQ(this=inner.this, expression=inner.expression))
+                return t, words
             t, words = self.condition(scope, inner)
             return t, f"not {words}"
         if isinstance(node, exp.Is):
@@ -198,9 +203,8 @@ class Describer:
         if isinstance(node, exp.In):
             col = scope.column(node.this)
             if node.args.get("query") is not None:
-                return (
-                    col.table if col else None
-                ), f"with a {self.label(scope, col, node.this)} found by a subquery"
+                label = self.label(scope, col, node.this)
+                return (col.table if col else None), f"with {_article(label)} {label} found by a subquery"
             values = [_value_text(e) for e in node.expressions]
             joined = (
                 ", ".join(values[:-1]) + (" or " if len(values) > 1 else "") + values[-1] if values else ""
@@ -437,6 +441,22 @@ class Describer:
         return any(j.child is parent and self._reaches(j.parent, target, depth + 1) for j in self.m.joins)
 
 
+def _expr_label(node: exp.Expression) -> str:
+    """Words for an expression that is not a plain column: its alias, its function, or "a computed value"."""
+    if isinstance(node, exp.Alias):
+        return node.alias.replace("_", " ")
+    if isinstance(node, exp.Window):
+        fn = node.this
+        return (fn.sql_name() if isinstance(fn, exp.Func) else "window value").lower().replace("_", " ")
+    if isinstance(node, exp.Column):
+        return node.name.replace("_", " ")
+    if isinstance(node, exp.Literal):
+        return node.this
+    if isinstance(node, exp.Func) and not isinstance(node, exp.Case):
+        return node.sql_name().lower().replace("_", " ") + " value"
+    return "a computed value"
+
+
 def _and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -537,8 +557,11 @@ def _pick_value(
         return None
     v = values[variant % len(values)]
     if col.category == "date":
+        prof = col.profile or {}
+        if isinstance(cmp, exp.Between) and prof.get("min") and prof.get("max"):
+            v = prof["min"] if cmp.args.get("low") is node else prof["max"]
         text = str(v)[:10] if not col.is_timestamp else str(v).replace("T", " ")
-        return exp.cast(exp.Literal.string(text), "TIMESTAMP" if col.is_timestamp else "DATE")
+        return exp.Literal.string(text)  # a plain string, as drafted SQL writes dates
     if col.category == "number" and not isinstance(v, str):
         return exp.Literal.number(format_number(v))
     if isinstance(v, bool):

@@ -14,6 +14,7 @@ from ctxtool.llm import ChatClient, LLMError
 from ctxtool.parameterize import parameterize_item
 
 MAX_PROPOSALS = 20
+MAX_LISTED = 200  # drafts shown to the model (the prompt stays small on wide schemas)
 
 SYSTEM = (
     "You help write a context set for natural-language-to-SQL: example questions with the exact SQL "
@@ -66,7 +67,8 @@ def improve(client: ChatClient, model: Model, kind: str, drafts: list[Draft]) ->
     """New drafts proposed by the model (unchecked), after applying its rewordings to ``drafts``.
     Returns the new drafts and a one-line note for the report."""
     listing = "\n".join(
-        f"{i}: {d.text}" if kind == "templates" else f"{i}: {d.text} -> {d.sql}" for i, d in enumerate(drafts)
+        f"{i}: {d.text}" if kind == "templates" else f"{i}: {d.text} -> {d.sql}"
+        for i, d in enumerate(drafts[:MAX_LISTED])
     )
     ask = ASK_TEMPLATES if kind == "templates" else ASK_FACETS
     messages = [

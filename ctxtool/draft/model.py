@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -450,9 +450,3 @@ def nice_number(value: float) -> int | float:
     if v >= 1:
         return sign * round(v, 1) if v != int(v) else sign * int(v)
     return sign * round(v, 2)
-
-
-def first(items: Iterable[Any]) -> Any:
-    for item in items:
-        return item
-    return None

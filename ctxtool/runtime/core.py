@@ -93,8 +93,13 @@ class Runtime:
         row_cap: int = 1000,
         object_list: Sequence[str] | None = None,
         max_link_distance: float = 0.35,
+        conversation: bool = False,
     ) -> None:
         self.data, set_dialect, self.ref = _load(contextset, store)
+        # the profile option ``conversation: true``: questions asked without a context are answered
+        # in session memory (the last 10 prompts of this profile, never stored; see ask())
+        self.conversation = conversation
+        self._session_runner: Any = None
         self._own_connector = False
         if connector is None and dsn:
             from ctxtool.connectors import connect
@@ -230,6 +235,15 @@ class Runtime:
                     }
                 )
         return {"dialect": self.dialect, "database": snap.get("database"), "tables": tables}
+
+    def session_runner(self) -> Any:
+        """The :class:`ctxtool.conversations.ConversationRunner` keeping this profile's session memory
+        (``conversation=True``): the last 10 prompts, in memory only."""
+        if self._session_runner is None:
+            from ctxtool.conversations.runner import ConversationRunner
+
+            self._session_runner = ConversationRunner(self, profile=self.ref, session_conversation=True)
+        return self._session_runner
 
     # -- understanding ----------------------------------------------------------------------------
     def understand(self, question: str) -> tuple[list[Entity], list[Candidate], list[dict[str, Any]]]:
@@ -376,13 +390,20 @@ class Runtime:
     ) -> Answer:
         """Answer ``question`` with ``action`` (runsql, showsql, explainsql, narrate, chat, showprompt).
 
-        ``context`` carries a conversation's history and previous answer for follow-ups.
+        ``context`` carries a conversation's history and previous answer for follow-ups. Without one,
+        a runtime made with ``conversation=True`` answers in its session memory (follow-ups such as
+        "break it down by frequency" refine the previous answer); a named conversation
+        (:class:`ctxtool.conversations.ConversationRunner` with a ``conversation_id``) always passes a
+        context, so the session memory is ignored while it is in use.
         """
         if action not in ACTIONS:
             raise InputError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
         if not isinstance(question, str) or not question.strip():
             raise InputError("the question is empty; ask something")
         question = question.strip()
+        if self.conversation and context is None:
+            # session memory: the conversation runner resolves follow-ups and calls back with a context
+            return self.session_runner().ask(question, action)
         t0 = time.perf_counter()
         ans = Answer(question=question, action=action, status="declined", dialect=self.dialect)
         if action == "chat":
@@ -608,7 +629,10 @@ class Runtime:
                 "the chat action needs a language model: set CTXTOOL_LLM_BASE_URL and CTXTOOL_LLM_MODEL "
                 "(e.g. http://localhost:11434/v1 for Ollama)"
             )
-        messages = list(context.history if context else []) + [{"role": "user", "content": question}]
+        from ctxtool.runtime.llmsql import history_for_model
+
+        history = history_for_model(context.history if context else [])
+        messages = [*history, {"role": "user", "content": question}]
         reply = self.llm.chat(messages, temperature=0)
         ans.status = "answered"
         ans.source = "model"

@@ -92,12 +92,76 @@ def build_messages(
             f"- {lv['phrase']!r} means {json.dumps(jsonable(lv['value']))} in {lv['column']} ({lv['concept_type']})"
             for lv in links
         )
-    messages: list[dict[str, Any]] = [{"role": "system", "content": system}]
-    for turn in history[-10:]:
-        if isinstance(turn, dict) and turn.get("role") in ("user", "assistant") and turn.get("content"):
-            messages.append({"role": turn["role"], "content": str(turn["content"])})
+    # chat vectorization's past events asked "before the main prompt" come first
+    before = [m for m in history if isinstance(m, dict) and m.get("position") == "before_main"]
+    rest = [m for m in history if not (isinstance(m, dict) and m.get("position") == "before_main")]
+    messages = [*history_for_model(before), {"role": "system", "content": system}]
+    messages.extend(history_for_model(rest))
     messages.append({"role": "user", "content": question})
     return messages
+
+
+MAX_HISTORY_MESSAGES = 40  # 10 turns of prompt, tool call, tool result and answer
+
+
+def history_for_model(history: Sequence[Any], limit: int = MAX_HISTORY_MESSAGES) -> list[dict[str, Any]]:
+    """The conversation's messages as the protocol takes them, in order: user and assistant text,
+    system messages (chat vectorization's "Past events"), assistant ``tool_calls`` and the ``tool``
+    results answering them (``tool_call_id`` and ``name`` kept). Only the last ``limit`` messages go
+    (system messages not counted);
+    a tool result whose call was cut off (or never made) is dropped, since providers reject it."""
+    kept: list[dict[str, Any]] = []
+    for turn in history:
+        if not isinstance(turn, dict):
+            continue
+        role = turn.get("role")
+        content = turn.get("content")
+        text = None if content is None else content if isinstance(content, (str, list)) else str(content)
+        calls = turn.get("tool_calls") if role == "assistant" else None
+        if role == "tool":
+            if not turn.get("tool_call_id"):
+                continue
+            msg = {"role": "tool", "tool_call_id": str(turn["tool_call_id"]), "content": text or ""}
+            if turn.get("name"):
+                msg["name"] = str(turn["name"])
+        elif role in ("user", "assistant", "system") and (text or calls):
+            msg = {"role": role, "content": text}
+            if calls:
+                msg["tool_calls"] = [c for c in calls if isinstance(c, dict) and c.get("id")]
+                if not msg["tool_calls"]:
+                    if not text:
+                        continue
+                    del msg["tool_calls"]
+        else:
+            continue
+        kept.append(msg)
+    # the last ``limit`` messages of the chat; system messages (past events) do not count and are kept
+    start, counted = len(kept), 0
+    while start > 0 and (kept[start - 1]["role"] == "system" or counted < limit):
+        start -= 1
+        counted += kept[start]["role"] != "system"
+    kept = kept[start:]
+    out: list[dict[str, Any]] = []
+    open_calls: set[str] = set()
+    for msg in kept:
+        if msg["role"] == "tool":
+            if msg["tool_call_id"] not in open_calls:
+                continue
+        elif msg.get("tool_calls"):
+            open_calls = {c["id"] for c in msg["tool_calls"]}
+        out.append(msg)
+    # a call must be followed by its results: drop the calls nobody answered
+    for i, msg in enumerate(out):
+        if msg.get("tool_calls"):
+            answered = set()
+            for later in out[i + 1 :]:
+                if later["role"] != "tool":
+                    break
+                answered.add(later["tool_call_id"])
+            msg["tool_calls"] = [c for c in msg["tool_calls"] if c["id"] in answered]
+            if not msg["tool_calls"]:
+                del msg["tool_calls"]
+    return [m for m in out if m.get("content") or m.get("tool_calls") or m["role"] == "tool"]
 
 
 _FENCE = re.compile(r"```(?:sql)?\s*(.*?)```", re.S | re.I)

@@ -115,7 +115,8 @@ STOPWORDS = frozenset(
     show me list give tell find get display please i we you do does did there that this those these it its
     their they have has had can could would should will all any some as into about return want know need our
     my your s how much there's what's kind sort one ones whole data record records entry entries
-    where within inside located currently ever exist exists existing value values given""".split()
+    where within inside located currently ever exist exists existing value values given registered recorded
+    listed stored available present""".split()
 )
 
 _MONTHS = {

@@ -1,7 +1,9 @@
 """`ctxtool serve`: the HTTP JSON API on the standard library's ThreadingHTTPServer.
 
 Routes: ``GET /health``, ``POST /ask``, ``POST /query``, ``GET /templates``, ``GET /schema``,
-``GET /openapi.json``. Binds to 127.0.0.1 by default; ``token`` requires ``Authorization: Bearer``.
+``GET /openapi.json``. ``/ask`` and ``/query`` take ``conversation_id`` and/or ``session`` to answer
+within a conversation (an unknown conversation is a 404). Binds to 127.0.0.1 by default; ``token``
+requires ``Authorization: Bearer``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from ctxtool.conversations.model import ConversationNotFound
 from ctxtool.errors import CtxtoolError
 from ctxtool.server.openapi import document
 from ctxtool.server.service import Service
@@ -82,12 +85,15 @@ def _handler(service: Service, token: str | None, quiet: bool) -> type[BaseHTTPR
             path = self.path.split("?")[0].rstrip("/")
             try:
                 body = self._body()
+                client_ip = self.client_address[0] if self.client_address else None
                 if path == "/ask":
-                    self._send(200, service.ask(body))
+                    self._send(200, service.ask(body, client_ip=client_ip))
                 elif path == "/query":
-                    self._send(200, service.query(body))
+                    self._send(200, service.query(body, client_ip=client_ip))
                 else:
                     self._error(404, f"no route POST {path}; see /openapi.json")
+            except ConversationNotFound as exc:
+                self._error(404, str(exc))
             except CtxtoolError as exc:
                 self._error(400, str(exc))
             except Exception as exc:  # noqa: BLE001 - a server answers, it does not crash

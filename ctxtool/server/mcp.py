@@ -1,7 +1,8 @@
 """An MCP server over stdio (JSON-RPC 2.0, one message per line) so agent tools such as the Gemini
 CLI can use a local set: ``initialize``, ``tools/list``, ``tools/call`` with the tools ``ask``,
-``query_data``, ``list_templates`` and ``describe_schema``. Only JSON-RPC goes to stdout; messages
-for people go to stderr.
+``query_data``, ``list_templates`` and ``describe_schema``; ``ask`` and ``query_data`` take
+``conversation_id`` / ``session`` to answer within a conversation. Only JSON-RPC goes to stdout;
+messages for people go to stderr.
 """
 
 from __future__ import annotations
@@ -16,6 +17,19 @@ from ctxtool.runtime.answer import ACTIONS
 from ctxtool.server.service import Service
 
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
+
+CONVERSATION_PROPERTIES = {
+    "conversation_id": {
+        "type": "string",
+        "description": "A named conversation (see `ctxtool conversation create`): its earlier prompts resolve "
+        "follow-ups such as 'break it down by region', and this prompt is stored in it.",
+    },
+    "session": {
+        "type": "string",
+        "description": "A session id of your choosing: without conversation_id, the session remembers its "
+        "last 10 prompts (in memory only) so follow-ups work.",
+    },
+}
 
 TOOLS = [
     {
@@ -32,6 +46,7 @@ TOOLS = [
                     "enum": [a for a in ACTIONS if a != "chat"],
                     "default": "runsql",
                 },
+                **CONVERSATION_PROPERTIES,
             },
             "required": ["question"],
         },
@@ -41,7 +56,7 @@ TOOLS = [
         "description": "Run the query that answers a question and return its rows (read-only, row-capped).",
         "inputSchema": {
             "type": "object",
-            "properties": {"question": {"type": "string"}},
+            "properties": {"question": {"type": "string"}, **CONVERSATION_PROPERTIES},
             "required": ["question"],
         },
     },
@@ -96,12 +111,17 @@ class McpServer:
 
     def _call(self, name: Any, arguments: dict[str, Any]) -> dict[str, Any]:
         try:
+            conversation = {k: arguments[k] for k in CONVERSATION_PROPERTIES if k in arguments}
             if name == "ask":
                 data = self.service.ask(
-                    {"question": arguments.get("question"), "action": arguments.get("action", "runsql")}
+                    {
+                        "question": arguments.get("question"),
+                        "action": arguments.get("action", "runsql"),
+                        **conversation,
+                    }
                 )
             elif name == "query_data":
-                data = self.service.query({"question": arguments.get("question")})
+                data = self.service.query({"question": arguments.get("question"), **conversation})
             elif name == "list_templates":
                 data = self.service.templates()
             elif name == "describe_schema":

@@ -15,6 +15,20 @@ def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
 ERROR = {"$ref": "#/components/schemas/Error"}
 
 
+CONVERSATION_ID = {
+    "type": "string",
+    "description": "Answer within this named conversation (`ctxtool conversation create`): its last "
+    'conversation_length prompts resolve follow-ups ("break it down by frequency"), and the prompt is '
+    'stored with the client identifier "ctxtool serve" and the client\'s IP. Unknown: 404.',
+}
+SESSION = {
+    "type": "string",
+    "maxLength": 200,
+    "description": "An API session id of the client's choosing. Without conversation_id, the session keeps "
+    "its last 10 prompts in memory (never stored) so follow-ups resolve; each session has its own memory.",
+}
+
+
 def document() -> dict[str, Any]:
     ask_body = {
         "type": "object",
@@ -22,16 +36,22 @@ def document() -> dict[str, Any]:
         "properties": {
             "question": {"type": "string", "description": "The question in natural language."},
             "action": {"type": "string", "enum": list(ACTIONS), "default": "runsql"},
+            "conversation_id": CONVERSATION_ID,
+            "session": SESSION,
             "history": {
                 "type": "array",
-                "description": "Earlier turns of a conversation, oldest first (sent to the language model).",
+                "description": "Earlier chat messages, oldest first, sent to the language model (not with "
+                "conversation_id or session, which keep their own history). Tool results need tool_call_id.",
                 "items": {
                     "type": "object",
                     "properties": {
-                        "role": {"type": "string", "enum": ["user", "assistant"]},
-                        "content": {"type": "string"},
+                        "role": {"type": "string", "enum": ["system", "user", "assistant", "tool"]},
+                        "content": {"type": ["string", "null"]},
+                        "tool_calls": {"type": "array", "items": {"type": "object"}},
+                        "tool_call_id": {"type": "string"},
+                        "name": {"type": "string"},
                     },
-                    "required": ["role", "content"],
+                    "required": ["role"],
                 },
             },
         },
@@ -90,6 +110,15 @@ def document() -> dict[str, Any]:
             "error": {"type": ["string", "null"]},
             "warnings": {"type": "array", "items": {"type": "string"}},
             "timings_ms": {"type": "object"},
+            "conversation": {
+                "type": "object",
+                "description": "Present when the request named a conversation or a session.",
+                "properties": {
+                    "conversation_id": {"type": ["string", "null"]},
+                    "session": {"type": ["string", "null"]},
+                    "memory": {"type": "string", "enum": ["named", "session"]},
+                },
+            },
         },
     }
     return {
@@ -118,6 +147,7 @@ def document() -> dict[str, Any]:
                         "200": _json({"$ref": "#/components/schemas/Answer"}, "The answer; see its status"),
                         "400": _json(ERROR, "Bad request"),
                         "401": _json(ERROR, "Missing or wrong bearer token"),
+                        "404": _json(ERROR, "No conversation with that conversation_id"),
                     },
                 }
             },
@@ -132,7 +162,11 @@ def document() -> dict[str, Any]:
                                 "schema": {
                                     "type": "object",
                                     "required": ["question"],
-                                    "properties": {"question": {"type": "string"}},
+                                    "properties": {
+                                        "question": {"type": "string"},
+                                        "conversation_id": CONVERSATION_ID,
+                                        "session": SESSION,
+                                    },
                                 }
                             }
                         },
@@ -140,6 +174,7 @@ def document() -> dict[str, Any]:
                     "responses": {
                         "200": _json({"$ref": "#/components/schemas/Answer"}),
                         "400": _json(ERROR, "Bad request"),
+                        "404": _json(ERROR, "No conversation with that conversation_id"),
                     },
                 }
             },

@@ -3,6 +3,7 @@ violation reported at the line and column of the offending node."""
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from functools import lru_cache
@@ -65,11 +66,15 @@ def _describe(error: Any) -> list[tuple[str, str, str]]:
     if keyword in ("additionalProperties", "unevaluatedProperties"):
         allowed = set(error.schema.get("properties", {}))
         extra = sorted(k for k in error.instance if k not in allowed)
-        hint = f"; allowed: {', '.join(sorted(allowed))}" if allowed else ""
-        return [
-            (code, "/" + escape_pointer_token(name), f"{where}: unknown field {name!r}{hint}")
-            for name in extra
-        ]
+        out = []
+        for name in extra:
+            close = difflib.get_close_matches(name, sorted(allowed), n=1, cutoff=0.6)
+            if close:
+                hint = f"; did you mean {close[0]!r}?"
+            else:
+                hint = f"; allowed: {', '.join(sorted(allowed))}" if allowed else ""
+            out.append((code, "/" + escape_pointer_token(name), f"{where}: unknown field {name!r}{hint}"))
+        return out
     if keyword == "type":
         expected = error.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected

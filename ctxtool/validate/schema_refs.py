@@ -41,6 +41,7 @@ _DATE_TEXT = re.compile(
     r"^\s*\d{4}-\d{1,2}-\d{1,2}([ T]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*([+-]\d{2}(:?\d{2})?|Z|UTC)?\s*$"
 )
 _NUMBER_TEXT = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$")
+_DATE_WORDS = {"now", "today", "yesterday", "tomorrow", "infinity", "-infinity", "epoch", "allballs"}
 _BOOL_TEXT = {"true", "false", "t", "f", "yes", "no", "y", "n", "on", "off", "1", "0"}
 
 
@@ -149,7 +150,7 @@ def _check_refs(ctx: Context, ptr: str, refs: sqlrefs.Refs, cat: Catalog, pg_rul
         column = ref.column(cmp.column.column) if ref else None
         if column is None:
             continue
-        problem = _incompatible(str(column.get("type") or ""), cmp)
+        problem = _incompatible(str(column.get("type") or ""), cmp, ctx.dialect)
         if problem:
             ctx.report("CTX804", ptr, f"{ref.name}.{column['name']} ({column.get('type')}) {problem}")  # type: ignore[union-attr]
 
@@ -159,7 +160,7 @@ def _pg_name_matches(written: str, quoted: bool, actual: str) -> bool:
     return written == actual if quoted else written.lower() == actual
 
 
-def _incompatible(column_type: str, cmp: sqlrefs.Comparison) -> str | None:
+def _incompatible(column_type: str, cmp: sqlrefs.Comparison, dialect: str = "postgres") -> str | None:
     category = type_category(column_type)
     lit = cmp.literal
     shown = f"'{lit}'" if cmp.is_string else lit
@@ -175,10 +176,17 @@ def _incompatible(column_type: str, cmp: sqlrefs.Comparison) -> str | None:
     if category == "number":
         if cmp.is_string and not _NUMBER_TEXT.match(lit):
             return f"is compared with the text {shown}, which is not a number"
+        if cmp.is_string and dialect == "spanner":
+            return f"is compared with the text {shown}; GoogleSQL does not turn text into numbers: write {lit.strip()}"
     elif category == "date":
         if not cmp.is_string:
             return f"is compared with the number {shown}; write a date literal such as '2024-01-31'"
-        if not _DATE_TEXT.match(lit) and not _NUMBER_TEXT.match(lit) and lowered != "year":
+        if (
+            not _DATE_TEXT.match(lit)
+            and not _NUMBER_TEXT.match(lit)
+            and lit.strip().lower() not in _DATE_WORDS
+            and lowered != "year"
+        ):
             return f"is compared with {shown}, which is not a date (write 'YYYY-MM-DD')"
     elif category == "text":
         if not cmp.is_string:

@@ -116,15 +116,13 @@ def check_query(ctx: Context, ptr: str, sql: str, what: str) -> None:
         if isinstance(node, _WRITES):
             ctx.report("CTX202", ptr, f"{what} contains a {_kind_word(node)}; a query must only read")
             return
-        if isinstance(node, exp.Select):
-            if node.args.get("into") is not None:
-                ctx.report("CTX204", ptr, f"{what} uses SELECT ... INTO, which writes a table or variable")
-                return
-            if node.args.get("locks"):
-                lock = node.args["locks"][0]
-                kind = "FOR UPDATE" if lock.args.get("update") else "FOR SHARE"
-                ctx.report("CTX205", ptr, f"{what} takes row locks ({kind}); remove the locking clause")
-                return
+        if isinstance(node, exp.Lock):
+            kind = "FOR UPDATE" if node.args.get("update") else "FOR SHARE"
+            ctx.report("CTX205", ptr, f"{what} takes row locks ({kind}); remove the locking clause")
+            return
+        if isinstance(node, exp.Select) and node.args.get("into") is not None:
+            ctx.report("CTX204", ptr, f"{what} uses SELECT ... INTO, which writes a table or variable")
+            return
 
 
 def check_condition(ctx: Context, ptr: str, sql: str, what: str) -> None:

@@ -7,6 +7,7 @@ itself. Trees handed out are shared: layers read them and never modify them.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 
 import sqlglot
@@ -73,9 +74,14 @@ def _as_at_value(sql: str, dialect: str) -> str:
     return "".join(parts)
 
 
+_TIGHT_PARAMETER = re.compile(r"[^\s(]\$(?:\d|value)")
+
+
 def _space_parameters(sql: str) -> str:
     """sqlglot's PostgreSQL tokenizer fails on a parameter right after an operator or comma
     (``IN ($1,$2)``, ``$1+$2``), taking it for a dollar-quoted string: put a space before it."""
+    if _TIGHT_PARAMETER.search(sql) is None:
+        return sql
     parts: list[str] = []
     last = 0
     for ph in find_sql_placeholders(sql, "postgres"):

@@ -139,7 +139,11 @@ def _check_distance_and_context(ctx: Context, ptr: str, by_name: dict[str, exp.E
     number: float | None = None
     if isinstance(distance, exp.Literal) and not distance.is_string:
         number = float(distance.this)
-    elif isinstance(distance, exp.Neg) and isinstance(distance.this, exp.Literal) and not distance.this.is_string:
+    elif (
+        isinstance(distance, exp.Neg)
+        and isinstance(distance.this, exp.Literal)
+        and not distance.this.is_string
+    ):
         number = -float(distance.this.this)
     if number is not None and not 0 <= number <= 1:
         ctx.report("CTX605", ptr, f"the distance is {number:g}; it must lie between 0 (exact) and 1")
@@ -149,5 +153,7 @@ def _check_distance_and_context(ctx: Context, ptr: str, by_name: dict[str, exp.E
             json.loads(context.this)
         except ValueError:
             ctx.report(
-                "CTX606", ptr, f"the context literal {context.this[:40]!r} is not JSON; use '{{}}' or a JSON object"
+                "CTX606",
+                ptr,
+                f"the context literal {context.this[:40]!r} is not JSON; use '{{}}' or a JSON object",
             )

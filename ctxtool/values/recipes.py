@@ -438,23 +438,31 @@ def _mariadb_fuzzy(target: Target, concept_type: str, limit: int) -> Recipe:
     sx = quote_ident(_helper_column(target, "soundex"), "mysql")
     table = _table_ref(target, "mysql")
     against = f"MATCH({c}) AGAINST ($value IN NATURAL LANGUAGE MODE)"
+    # a value starting with the same three characters ("Sha..." for "Shaghai"), closest length first
+    prefix = f"{c} LIKE CONCAT(LEFT($value, 3), '%') AND CHAR_LENGTH($value) >= 2 AND LEFT($value, 1) NOT IN ('%', '_')"
     query = (
         "SELECT * FROM (\n"
         f"  SELECT M.value, {_mysql_literal(target.label)} AS columns, {_mysql_literal(concept_type)} AS concept_type,\n"
         "    CASE WHEN M.value = $value THEN 0.0\n"
         "         ELSE LEAST(1, GREATEST(0.01, 1 - (\n"
-        "           0.6 * COALESCE(M.ft / NULLIF(MAX(M.ft) OVER (), 0), 0) + 0.4 * M.sx))) END AS distance,\n"
+        "           0.6 * COALESCE(M.ft / NULLIF(MAX(M.ft) OVER (), 0), 0) + 0.4 * M.sx\n"
+        "           + 0.15 * M.px / (1 + M.ld)))) END AS distance,\n"
         "    JSON_OBJECT() AS context\n"
         "  FROM (\n"
-        "    SELECT U.value, MAX(U.ft) AS ft, MAX(U.sx) AS sx FROM (\n"
-        f"      SELECT {c} AS value, {against} AS ft, 0 AS sx\n"
+        "    SELECT U.value, MAX(U.ft) AS ft, MAX(U.sx) AS sx, MAX(U.px) AS px,\n"
+        "      ABS(CHAR_LENGTH(U.value) - CHAR_LENGTH($value)) AS ld\n"
+        "    FROM (\n"
+        f"      SELECT {c} AS value, {against} AS ft, 0 AS sx, 0 AS px\n"
         f"      FROM {table} T WHERE {against}\n"
         "      UNION ALL\n"
-        f"      SELECT {c} AS value, 0 AS ft, 1 AS sx\n"
+        f"      SELECT {c} AS value, 0 AS ft, 1 AS sx, 0 AS px\n"
         f"      FROM {table} T WHERE T.{sx} = SOUNDEX($value) AND SOUNDEX($value) <> ''\n"
+        "      UNION ALL\n"
+        f"      SELECT {c} AS value, 0 AS ft, 0 AS sx, 1 AS px\n"
+        f"      FROM {table} T WHERE {prefix}\n"
         "    ) U\n"
         "    GROUP BY U.value\n"
-        f"    ORDER BY MAX(U.sx) DESC, MAX(U.ft) DESC, U.value\n    LIMIT {limit * 3}\n"
+        f"    ORDER BY MAX(U.sx) DESC, MAX(U.ft) DESC, ld, U.value\n    LIMIT {limit * 3}\n"
         "  ) M\n"
         ") R\n"
         f"ORDER BY distance, value\nLIMIT {limit}"
@@ -463,16 +471,21 @@ def _mariadb_fuzzy(target: Target, concept_type: str, limit: int) -> Recipe:
         f"ALTER TABLE {table} ADD FULLTEXT INDEX {object_name('ctx_ft', target, 64)} ({col})",
         f"ALTER TABLE {table} ADD COLUMN {sx} VARCHAR(255) AS (SOUNDEX({col})) PERSISTENT",
         f"CREATE INDEX {object_name('ctx_sx', target, 64)} ON {table} ({sx})",
+        f"CREATE INDEX {object_name('ctx_eq', target, 64)} ON {table} "
+        f"({col}{'(191)' if _mysql_needs_prefix(target) else ''})",
     ]
     return Recipe(
         target,
         "trigram",
         concept_type,
         query,
-        f"FULLTEXT word match and SOUNDEX on {target.label} (MariaDB has no ngram parser)",
+        f"FULLTEXT word match, SOUNDEX and prefix on {target.label} (MariaDB has no ngram parser)",
         ddl,
         ddl_required=True,
-        notes=["MariaDB: words match by FULLTEXT, misspellings by the SOUNDEX of the whole value"],
+        notes=[
+            "MariaDB: words match by FULLTEXT, misspellings by the SOUNDEX of the whole value and by "
+            "the first three characters (closest length first)"
+        ],
     )
 
 
