@@ -9,6 +9,7 @@ start, an opening bracket or quote), while a ``?`` right after a word ends the s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +49,13 @@ def _skip_quoted(sql: str, i: int, quote: str, backslash: bool) -> int:
 
 def find_sql_placeholders(sql: str, dialect: str) -> list[Placeholder]:
     """Every placeholder in ``sql`` outside literals, identifiers and comments, in order."""
-    dialect = normalize(dialect)
+    return list(_scan_sql(sql, normalize(dialect)))
+
+
+@functools.lru_cache(maxsize=2048)
+def _scan_sql(sql: str, dialect: str) -> tuple[Placeholder, ...]:
+    """The scan behind :func:`find_sql_placeholders`, cached: the same value search or template
+    runs many times with different values."""
     out: list[Placeholder] = []
     n = len(sql)
     i = 0
@@ -107,7 +114,7 @@ def find_sql_placeholders(sql: str, dialect: str) -> list[Placeholder]:
             i = j
         else:
             i += 1
-    return out
+    return tuple(out)
 
 
 _OPENERS = set(" \t\n\r([{'\"`“‘«,")
