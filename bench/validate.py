@@ -7,9 +7,15 @@ concrete and a parameterized SQL string), then times in one run:
 - validate: ``ctxtool.validate.validate_paths`` on the file (read, JSON, schema, every layer).
 
 Times are CPU seconds of this process (``time.process_time``), best of ``--repeat`` runs, so that
-other work on the machine does not blur the ratio.
+other work on the machine does not blur the ratio; every validate run starts with ctxtool's caches
+empty, like a fresh ``ctxtool validate`` process. ``gc s`` is the collection of the garbage validate
+leaves behind (a full ``gc.collect()`` right after it returns; not part of ``validate s``); ``MB`` is
+the growth of the peak resident size during the validate runs of that size (0 when it fits in memory
+an earlier size already used).
 
-Goals: validate <= 1.5x parse, and 10x the templates <= 10x the time.
+Goals: validate <= 1.5x parse, and 10x the templates <= 10x the time. The machine is shared, so the
+scaling line also divides validate's scaling by parse's scaling in the same run: noise that slows
+both (CPU frequency, caches, other processes) cancels out there.
 Run: ``.venv/bin/python bench/validate.py`` (add ``--sizes 1000`` for a quick run).
 """
 
@@ -18,14 +24,15 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import resource
 import tempfile
 import time
 from pathlib import Path
 
 import sqlglot
 
-from ctxtool import validate
-from ctxtool.validate import sqlcache, validate_paths
+from ctxtool import placeholders, validate
+from ctxtool.validate import literals, sqlcache, validate_paths
 
 REGIONS = [
     "Prague",
@@ -108,12 +115,29 @@ def time_parse(strings: list[str]) -> float:
     return clock() - start
 
 
-def time_validate(path: str) -> tuple[float, int]:
+def cold_caches() -> None:
+    """Empty ctxtool's process-wide caches, as in a fresh ``ctxtool validate`` process. Otherwise the
+    repeats of the small set find all their strings cached by the first run while the large set
+    overflows the caches: the small set would look faster per template than a user ever sees."""
     sqlcache.clear()
+    placeholders._scan_sql.cache_clear()
+    literals.forms.cache_clear()
+
+
+def time_validate(path: str) -> tuple[float, int, float]:
+    """(CPU seconds, number of findings, CPU seconds to collect the garbage it left)."""
+    cold_caches()
     gc.collect()
     start = clock()
     result = validate_paths([path], dialect="postgres")
-    return clock() - start, len(result.findings)
+    elapsed = clock() - start
+    start = clock()
+    gc.collect()
+    return elapsed, len(result.findings), clock() - start
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
 
 def layer_times(path: str) -> dict[str, float]:
@@ -131,7 +155,8 @@ def layer_times(path: str) -> dict[str, float]:
 
     validate.LAYERS[:] = [(name, timed(name, layer)) for name, layer in original]
     try:
-        sqlcache.clear()
+        cold_caches()
+        gc.collect()
         start = clock()
         validate_paths([path], dialect="postgres")
         times["total"] = clock() - start
@@ -157,22 +182,29 @@ def main() -> None:
             path.write_text(json.dumps(data, indent=2), encoding="utf-8")
             strings = sql_strings(data)
             parse_t = min(time_parse(strings) for _ in range(args.repeat))
+            peak_before = peak_mb()
             runs = [time_validate(str(path)) for _ in range(args.repeat)]
             validate_t = min(r[0] for r in runs)
+            gc_t = min(r[2] for r in runs)
             findings = runs[0][1]
-            rows.append((n, len(strings), parse_t, validate_t, findings))
+            rows.append((n, len(strings), parse_t, validate_t, findings, gc_t, peak_mb() - peak_before))
             if args.layers:
                 print(n, {k: round(v, 3) for k, v in layer_times(str(path)).items()})
     print(
-        f"{'templates':>10} {'sql strings':>12} {'parse s':>9} {'validate s':>11} {'ratio':>6} {'findings':>9}"
+        f"{'templates':>10} {'sql strings':>12} {'parse s':>9} {'validate s':>11} {'ratio':>6} "
+        f"{'findings':>9} {'gc s':>6} {'MB':>6}"
     )
-    for n, count, parse_t, validate_t, findings in rows:
+    for n, count, parse_t, validate_t, findings, gc_t, mb in rows:
         print(
-            f"{n:>10} {count:>12} {parse_t:>9.3f} {validate_t:>11.3f} {validate_t / parse_t:>6.2f} {findings:>9}"
+            f"{n:>10} {count:>12} {parse_t:>9.3f} {validate_t:>11.3f} {validate_t / parse_t:>6.2f} "
+            f"{findings:>9} {gc_t:>6.3f} {mb:>6.0f}"
         )
     if len(rows) >= 2:
-        (n0, _, _, v0, _), (n1, _, _, v1, _) = rows[0], rows[-1]
-        print(f"scaling: {n1 / n0:.0f}x templates -> {v1 / v0:.2f}x validate time")
+        (n0, _, p0, v0, *_), (n1, _, p1, v1, *_) = rows[0], rows[-1]
+        print(
+            f"scaling: {n1 / n0:.0f}x templates -> {v1 / v0:.2f}x validate time, {p1 / p0:.2f}x parse time; "
+            f"validate scaling / parse scaling = {(v1 / v0) / (p1 / p0):.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from ctxtool.values import probes as P
 from ctxtool.values import sqlembed
 from ctxtool.values.draft import choose_columns, classify, concept_type, draft, merge
 from ctxtool.values.recipes import Server, Target, build, supported_matches
-from ctxtool.values.testing import plan_uses_index, searched_columns
+from ctxtool.values.testing import needed_index, plan_uses_index, searched_columns, usable_indexes
 
 PG = Server("postgres", "postgresql", ("pg_trgm", "vector"), ("fuzzystrmatch",))
 SERVERS = [
@@ -335,6 +335,59 @@ def test_plan_uses_index_reads_each_engines_plan():
     assert plan_uses_index("spanner", table_scan, "airports") is False
     assert plan_uses_index("spanner", search, "airports") is True
     assert plan_uses_index("spanner", {"query_plan": None, "columns": []}, "airports") is None
+
+
+def test_usable_indexes_match_the_index_the_search_needs():
+    """The index check asks the catalog whether the index a search's filter needs exists."""
+    pg_trgm = (
+        'SELECT T."name" FROM airports T WHERE T."name" % $value::text OR T."name" ILIKE \'%\' || $value'
+    )
+    assert needed_index("postgres", pg_trgm) == "trigram"
+    assert needed_index("postgres", 'SELECT 1 FROM t T WHERE T."name" = $value::text') == "btree"
+    assert needed_index("postgres", "SELECT 1 FROM t T ORDER BY T.e <=> (SELECT f($value))") == "vector"
+    assert needed_index("mysql", "SELECT 1 FROM t T WHERE MATCH(T.`name`) AGAINST ($value)") == "fulltext"
+    assert (
+        needed_index("spanner", "SELECT 1 FROM t AS T WHERE SEARCH_NGRAMS(T.name_tokens, $value)") == "search"
+    )
+    pg = {
+        "indexes": [
+            {"name": "pk", "columns": ["airport_id"], "method": "btree", "opclasses": []},
+            {"name": "eq_name", "columns": ["name"], "method": "btree", "opclasses": []},
+            {"name": "sx_name", "columns": ['soundex("name")'], "method": "btree", "opclasses": []},
+            {"name": "trgm_city", "columns": ["city"], "method": "gin", "opclasses": ["gin_trgm_ops"]},
+        ]
+    }
+    assert usable_indexes("trigram", pg, "name") == []  # a btree cannot serve % or ILIKE
+    assert usable_indexes("btree", pg, "name") == ["eq_name", "sx_name"]
+    assert usable_indexes("trigram", pg, "city") == ["trgm_city"]
+    pg["indexes"].append(
+        {"name": "trgm_name", "columns": ["name"], "method": "gin", "opclasses": ["gin_trgm_ops"]}
+    )
+    pg["indexes"].append(
+        {"name": "bad", "columns": ["name"], "method": "gin", "opclasses": ["gin_trgm_ops"], "valid": False}
+    )
+    assert usable_indexes("trigram", pg, "name") == ["trgm_name"]
+    assert usable_indexes("trigram", {"indexes": [{"name": "x", "columns": ['("A2")::text'], "method": "gin",
+                                                   "opclasses": ["gin_trgm_ops"]}]}, "A2") == ["x"]  # fmt: skip
+    assert usable_indexes("btree", pg, "nam") == []  # a word, not a substring
+    vec = {"indexes": [{"name": "hnsw", "columns": ["name_embedding"], "method": "hnsw", "opclasses": []}]}
+    assert usable_indexes("vector", vec, "name") == ["hnsw"]
+    mariadb = {
+        "indexes": [
+            {"name": "ctx_ft", "columns": ["name"], "method": "fulltext", "opclasses": []},
+            {"name": "ctx_sx", "columns": ["name_soundex"], "method": "btree", "opclasses": []},
+        ]
+    }
+    assert usable_indexes("fulltext", mariadb, "name") == ["ctx_ft"]
+    assert usable_indexes("fulltext", mariadb, "city") == []
+    spanner = {
+        "indexes": [{"name": "ctx_ngrams", "columns": ["name_tokens"], "method": "search", "opclasses": []}]
+    }
+    assert usable_indexes("search", spanner, "name") == ["ctx_ngrams"]
+    assert (
+        usable_indexes("search", {"indexes": [{"name": "b", "columns": ["name"], "method": "btree"}]}, "name")
+        == []
+    )
 
 
 def test_searched_columns_reads_the_literal():

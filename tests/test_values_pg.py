@@ -61,6 +61,11 @@ def test_draft_from_live_database_chooses_and_names_columns(drafted):
     # fuzzystrmatch is available on this server: the draft creates it and indexes soundex
     assert any("fuzzystrmatch" in d for d in result.ddl)
     assert {a.status for a in result.applied} <= {"applied", "exists"} and result.applied
+    # the DDL was applied: the notes say so, and nothing about a search still needing it
+    assert any(r.ddl_required for r in result.recipes)
+    assert not [n for n in result.notes if "needs its DDL" in n], result.notes
+    assert any(n.startswith("DDL applied:") for n in result.notes)
+    assert any(n.startswith("airports.name: DDL of the trigram search applied") for n in result.notes)
     assert json.loads(path.read_text())["value_searches"]
 
 
@@ -200,7 +205,7 @@ def test_index_check_on_a_large_table(values_pg, tmp_path):
         before = test_values(cs, conn, samples=3)
     r = before.results[0]
     assert r.table_rows == 50000 and r.index_used is False and not r.ok
-    assert "without an index" in r.failed[0].message
+    assert "without an index (no trigram index on big_names.name)" in r.failed[0].message
     from ctxtool.values.ddl import apply_ddl
 
     apply_ddl(values_pg, out.ddl)
@@ -209,6 +214,54 @@ def test_index_check_on_a_large_table(values_pg, tmp_path):
     with connect(values_pg) as conn:
         after = test_values(cs, conn, samples=3)
     assert after.results[0].index_used is True and after.ok, after.results[0].failed
+
+
+def test_index_check_on_a_low_cardinality_column(values_pg, tmp_path):
+    """A scan is the planner's right choice for a value a third of the rows hold: with the index in
+    place the check passes with a note; without it, or when the planner ignores an index for a
+    selective value, it fails."""
+    import psycopg
+
+    with psycopg.connect(values_pg, autocommit=True) as c:
+        c.execute(
+            "CREATE TABLE big_status AS SELECT g AS id, (ARRAY['landed', 'scheduled', 'delayed'])[g % 3 + 1] "
+            "AS status, 'Place ' || md5(g::text) AS place FROM generate_series(1, 30000) g"
+        )
+        c.execute("ANALYZE big_status")
+    out = draft_values(
+        dsn=values_pg, columns=["big_status.status", "big_status.place"], match="trigram", apply=True
+    )
+    with psycopg.connect(values_pg, autocommit=True) as c:
+        c.execute("ANALYZE big_status")
+    by = {r.target.label: r for r in out.recipes}
+    cs = contextset.load(_write(tmp_path, [by["big_status.status"].value_search()]))
+    with connect(values_pg) as conn:
+        report = test_values(cs, conn, samples=3)
+    r = report.results[0]
+    index = next(c for c in r.checks if c.name == "index")
+    assert r.ok and r.table_rows == 30000, r.failed
+    assert (
+        r.index_used is None
+        and "low cardinality" in index.message
+        and "ctx_trgm_big_status_status" in index.message
+    )
+    # the same search without its trigram index: a failure naming the missing index
+    with psycopg.connect(values_pg, autocommit=True) as c:
+        c.execute("DROP INDEX ctx_trgm_big_status_status")
+    with connect(values_pg) as conn:
+        r = test_values(cs, conn, samples=3).results[0]
+    assert not r.ok and "no trigram index on big_status.status" in r.failed[0].message
+    # a selective column whose only trigram index the planner cannot use (partial): still a failure
+    with psycopg.connect(values_pg, autocommit=True) as c:
+        c.execute("DROP INDEX ctx_trgm_big_status_place")
+        c.execute("DROP INDEX ctx_sx_big_status_place")
+        c.execute("CREATE INDEX ctx_part_place ON big_status USING gin (place gin_trgm_ops) WHERE id < 0")
+        c.execute("ANALYZE big_status")
+    cs = contextset.load(_write(tmp_path, [by["big_status.place"].value_search()]))
+    with connect(values_pg) as conn:
+        r = test_values(cs, conn, samples=3).results[0]
+    assert not r.ok and r.index_used is False
+    assert "although ctx_part_place exists" in r.failed[0].message, r.failed
 
 
 def test_apply_ddl_errors_are_database_errors(values_pg):

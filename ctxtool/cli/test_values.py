@@ -29,6 +29,9 @@ def _text_line(r) -> str:  # noqa: ANN001 - SearchResult
     line = "  ".join(parts)
     for check in r.failed:
         line += f"\n     {check.name}: {check.message}"
+    for check in r.checks:
+        if check.ok and check.message:
+            line += f"\n     note, {check.name}: {check.message}"
     return line
 
 

@@ -13,7 +13,7 @@ _CONNECT_HINTS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (
         ("password authentication failed", "access denied", "authentication failed", "no password supplied"),
         "authentication failed",
-        "check the user and password in the DSN (or PGPASSWORD / the server's pg_hba.conf)",
+        "check the user and password in the DSN",
     ),
     (
         (
@@ -68,6 +68,8 @@ def connect_error(exc: BaseException, dsn: DSN) -> DatabaseError:
     where = dsn.redacted or "the database named by PG* environment variables"
     for needles, what, todo in _CONNECT_HINTS:
         if any(n in lowered for n in needles):
+            if what == "authentication failed" and dsn.engine == "postgres":
+                todo += " (or PGPASSWORD / the server's pg_hba.conf)"
             msg = f"cannot connect to {where}: {what} ({detail}); {todo}"
             break
     else:

@@ -5,7 +5,7 @@ also sets ``default_transaction_read_only`` and ``statement_timeout``. SQL in th
 (``$1..$n``, ``$value``) goes through :class:`psycopg.RawCursor`, so ``$n`` placeholders reach the
 server as they are and values are always bound. Introspection reads the catalogs with a fixed
 number of queries (relations, columns, constraints, indexes, statistics), whatever the number of
-tables: a schema of 1,000 tables costs the same handful of round trips as one of ten.
+tables, sent together as one pipeline: a schema of 1,000 tables costs one round trip, as one of ten.
 """
 
 from __future__ import annotations
@@ -23,15 +23,64 @@ from ctxtool.connectors.base import (
 )
 from ctxtool.connectors.dsn import DSN
 from ctxtool.connectors.errors import bind, connect_error, statement_error
-from ctxtool.connectors.profile import SAMPLE_ROWS, jsonable, profile_rows, type_category
 from ctxtool.errors import DatabaseError
-from ctxtool.placeholders import find_sql_placeholders
 
 ALLOYDB_EXTENSIONS = ("alloydb_ai_nl", "google_columnar_engine", "google_ml_integration", "alloydb_scann")
 _SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 _KINDS = {"r": "table", "p": "table", "f": "foreign_table", "v": "view", "m": "materialized_view"}
 _CURSORABLE = re.compile(r"^\s*(?:\(\s*)*(select|with|values|table)\b", re.IGNORECASE)
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*\n?|/\*.*?\*/)*", re.DOTALL)
+
+
+_INFO_SQL = (
+    "SELECT current_setting('server_version'), current_database(), "
+    "(SELECT coalesce(array_agg(extname::text ORDER BY extname), '{}') FROM pg_extension), "
+    "(SELECT coalesce(array_agg(name::text ORDER BY name), '{}') FROM pg_available_extensions "
+    " WHERE name = ANY(%s))"
+)
+# Catalog queries of introspect(); {where} and {in_rels} select the schemas' relations.
+_RELS_SQL = (
+    "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8 "
+    "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "LEFT JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass "
+    "AND d.objsubid = 0 "
+    "WHERE c.relkind IN ('r','p','v','m','f') AND NOT c.relispartition AND {where} "
+    "AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_class'::regclass "
+    "AND e.objid = c.oid AND e.deptype = 'e')"
+)
+_COLUMNS_SQL = (
+    "SELECT a.attrelid, a.attnum, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
+    "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text "
+    "FROM pg_attribute a "
+    "LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum "
+    "LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass "
+    "AND d.objsubid = a.attnum "
+    "WHERE a.attrelid {in_rels} AND a.attnum > 0 AND NOT a.attisdropped"
+)
+# the referenced columns' names come with each foreign key: the referenced table may lie in a schema
+# that is not introspected
+_CONSTRAINTS_SQL = (
+    "SELECT con.conrelid, con.conname::text, con.contype::text, con.conkey::int[], "
+    "fn.nspname::text, fc.relname::text, "
+    "CASE WHEN con.contype = 'f' THEN ARRAY(SELECT coalesce((SELECT fa.attname::text FROM pg_attribute fa "
+    "  WHERE fa.attrelid = con.confrelid AND fa.attnum = k.attnum), k.attnum::text) "
+    "  FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, i) ORDER BY k.i) END, "
+    "con.confdeltype::text, con.confupdtype::text "
+    "FROM pg_constraint con "
+    "LEFT JOIN pg_class fc ON fc.oid = con.confrelid "
+    "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace "
+    "WHERE con.conrelid {in_rels} AND con.contype IN ('p', 'u', 'f')"
+)
+# pg_get_indexdef is slow: it is asked only for expression keys (attnum 0)
+_INDEXES_SQL = (
+    "SELECT i.indrelid, ic.relname::text, am.amname::text, i.indisunique, i.indisprimary, "
+    "i.indnkeyatts, i.indkey::int2[], "
+    "CASE WHEN 0 = ANY(i.indkey::int2[]) THEN ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, true) "
+    "  FROM generate_series(1, i.indnatts) k ORDER BY k) END, "
+    "i.indclass::oid[], pg_get_expr(i.indpred, i.indrelid), i.indisvalid "
+    "FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam "
+    "WHERE i.indrelid {in_rels}"
+)
 
 
 def flavour_from_extensions(installed: Sequence[str], available: Sequence[str] = ()) -> str:
@@ -125,30 +174,25 @@ class PostgresConnector(Connector):
         return self._server_info(finish=True)
 
     def _server_info(self, *, finish: bool) -> ServerInfo:
-        """The server's info (cached); ``finish=False`` leaves the read-only transaction open for the
-        catalog queries that follow (introspection: two round trips fewer)."""
+        """The server's info (cached); ``finish=False`` leaves the read-only transaction open."""
         if self._info is None:
-            rows = self._catalog(
-                "SELECT current_setting('server_version'), current_database(), "
-                "(SELECT coalesce(array_agg(extname::text ORDER BY extname), '{}') FROM pg_extension), "
-                "(SELECT coalesce(array_agg(name::text ORDER BY name), '{}') FROM pg_available_extensions "
-                " WHERE name = ANY(%s))",
-                (list(ALLOYDB_EXTENSIONS),),
-            )
+            rows = self._catalog(_INFO_SQL, (list(ALLOYDB_EXTENSIONS),))
             if finish:
                 self._finish()
-            version, database, installed, available = rows[0]
-            version = str(version).split(" ", 1)[0]
-            flavour = flavour_from_extensions(installed, available)
-            self._database = database
-            self._info = ServerInfo(
-                engine="postgres",
-                flavour=flavour,
-                version=version,
-                dialect="postgres",
-                extensions=sorted(installed),
-            )
+            self._remember_info(rows[0])
+        assert self._info is not None
         return self._info
+
+    def _remember_info(self, row: Sequence[Any]) -> None:
+        version, database, installed, available = row
+        self._database = database
+        self._info = ServerInfo(
+            engine="postgres",
+            flavour=flavour_from_extensions(installed, available),
+            version=str(version).split(" ", 1)[0],
+            dialect="postgres",
+            extensions=sorted(installed),
+        )
 
     @property
     def server_version_num(self) -> int:
@@ -252,6 +296,8 @@ class PostgresConnector(Connector):
         (``EXPLAIN (GENERIC_PLAN)`` on 16+, a prepared statement executed with NULLs before)."""
         import psycopg
 
+        from ctxtool.placeholders import find_sql_placeholders
+
         found = find_sql_placeholders(sql, "postgres")
         prepared: str | None = None
         try:
@@ -296,6 +342,8 @@ class PostgresConnector(Connector):
             self._finish()
 
     def sample_column(self, table: str, column: str, n: int = 100, *, schema: str | None = None) -> list[Any]:
+        from ctxtool.connectors.profile import SAMPLE_ROWS
+
         target = (quote_ident(schema) + "." if schema else "") + quote_ident(table)
         col = quote_ident(column)
         sql = (
@@ -317,7 +365,6 @@ class PostgresConnector(Connector):
     def introspect(
         self, schemas: Sequence[str] | None = None, *, profile: bool = False, progress: Any = None
     ) -> dict:
-        info = self._server_info(finish=False)
         step = progress or (lambda *a, **k: None)
         step("relations")
         if schemas:
@@ -329,20 +376,33 @@ class PostgresConnector(Connector):
                 "AND n.nspname NOT LIKE 'pg\\_toast\\_temp\\_%%'"
             )
             params = (list(_SYSTEM_SCHEMAS),)
-        rels = self._catalog(
-            "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8 "
-            "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-            "LEFT JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass "
-            "AND d.objsubid = 0 "
-            f"WHERE c.relkind IN ('r','p','v','m','f') AND NOT c.relispartition AND {where} "
-            "AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_class'::regclass "
-            "AND e.objid = c.oid AND e.deptype = 'e')",
-            params,
+        # Every catalog query names its relations by the same filter (not by the oids the first one
+        # returns), so all of them go to the server at once; extension-owned relations, which only
+        # the first query excludes, are dropped here.
+        in_rels = (
+            "IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            f"WHERE c.relkind IN ('r','p','v','m','f') AND NOT c.relispartition AND {where})"
         )
-        schema_names = self._catalog(
-            f"SELECT n.nspname::text FROM pg_namespace n WHERE {where} AND n.nspname NOT LIKE 'pg\\_%%'",
-            params,
-        )
+        batch: list[tuple[str, Any]] = [
+            (_RELS_SQL.format(where=where), params),
+            (
+                f"SELECT n.nspname::text FROM pg_namespace n WHERE {where} AND n.nspname NOT LIKE 'pg\\_%%'",
+                params,
+            ),
+            (_COLUMNS_SQL.format(in_rels=in_rels), params),
+            (_CONSTRAINTS_SQL.format(in_rels=in_rels), params),
+            (_INDEXES_SQL.format(in_rels=in_rels), params),
+            # operator classes other than the default one of their type (gin_trgm_ops, vector_cosine_ops...)
+            ("SELECT oid, opcname::text FROM pg_opclass WHERE NOT opcdefault", None),
+        ]
+        if self._info is None:
+            batch.insert(0, (_INFO_SQL, (list(ALLOYDB_EXTENSIONS),)))
+        results = self._catalog_batch(batch, keep_open=profile)
+        if self._info is None:
+            self._remember_info(results.pop(0)[0])
+        info = self._info
+        assert info is not None
+        rels, schema_names, col_rows, con_rows, idx_rows, opclass_rows = results
         tables: dict[int, dict[str, Any]] = {}
         for oid, nsp, name, kind, comment, reltuples in rels:
             tables[oid] = {
@@ -358,25 +418,27 @@ class PostgresConnector(Connector):
                 "indexes": [],
                 "interleave": None,
             }
-        oids = list(tables)
         step("columns")
-        col_rows = self._catalog(
-            "SELECT a.attrelid, a.attnum, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
-            "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text "
-            "FROM pg_attribute a "
-            "LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum "
-            "LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass "
-            "AND d.objsubid = a.attnum "
-            "WHERE a.attrelid = ANY(%s::oid[]) AND a.attnum > 0 AND NOT a.attisdropped "
-            "ORDER BY a.attrelid, a.attnum",
-            (oids,),
-        )
         names: dict[tuple[int, int], str] = {}  # (relid, attnum) -> column name, to decode key arrays
-        current, append = None, None
+        # The server sends a table's columns together and in attnum order (one index scan per
+        # table) without being asked to sort them all; a table whose rows come otherwise is sorted
+        # below.
+        current, append, last = None, None, 0
+        unordered: set[int] = set()
         for relid, attnum, name, typ, notnull, default, comment, generated, identity in col_rows:
+            if relid != current:
+                table = tables.get(relid)
+                current, append, last = relid, None, 0
+                if table is not None:
+                    append = table["columns"].append
+                    if table["columns"]:  # the table's rows came split
+                        unordered.add(relid)
+            if append is None:
+                continue  # an extension's relation
+            if attnum < last:
+                unordered.add(relid)
+            last = attnum
             names[(relid, attnum)] = name
-            if relid != current:  # rows come ordered by table
-                current, append = relid, tables[relid]["columns"].append
             if generated or identity:
                 col: dict[str, Any] = {
                     "name": name, "type": typ, "nullable": not notnull,
@@ -397,39 +459,16 @@ class PostgresConnector(Connector):
                         "comment": comment,
                     }
                 )
+        if unordered:
+            attnum_of = {(relid, name): attnum for (relid, attnum), name in names.items()}
+            for relid in unordered:
+                tables[relid]["columns"].sort(key=lambda c, r=relid: attnum_of[(r, c["name"])])
         step("constraints")
-        con_rows = self._catalog(
-            "SELECT con.conrelid, con.conname::text, con.contype::text, con.conkey::int[], "
-            "fn.nspname::text, fc.relname::text, con.confrelid, con.confkey::int[], "
-            "con.confdeltype::text, con.confupdtype::text "
-            "FROM pg_constraint con "
-            "LEFT JOIN pg_class fc ON fc.oid = con.confrelid "
-            "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace "
-            "WHERE con.conrelid = ANY(%s::oid[]) AND con.contype IN ('p', 'u', 'f')",
-            (oids,),
-        )
-        outside = sorted({row[6] for row in con_rows if row[2] == "f" and row[6] not in tables})
-        if outside:  # foreign keys to tables in schemas not introspected: one more query for their names
-            for relid, attnum, name in self._catalog(
-                "SELECT attrelid, attnum, attname::text FROM pg_attribute WHERE attrelid = ANY(%s::oid[]) "
-                "AND attnum > 0",
-                (outside,),
-            ):
-                names[(relid, attnum)] = name
         actions = {"a": "no action", "r": "restrict", "c": "cascade", "n": "set null", "d": "set default"}
-        for (
-            relid,
-            name,
-            contype,
-            keys,
-            ref_schema,
-            ref_table,
-            ref_relid,
-            ref_keys,
-            on_delete,
-            on_update,
-        ) in con_rows:
-            table = tables[relid]
+        for relid, name, contype, keys, ref_schema, ref_table, ref_columns, on_delete, on_update in con_rows:
+            table = tables.get(relid)
+            if table is None:
+                continue
             cols = [names.get((relid, k), str(k)) for k in keys or []]
             if contype == "p":
                 table["primary_key"] = cols
@@ -442,25 +481,13 @@ class PostgresConnector(Connector):
                         "columns": cols,
                         "ref_schema": ref_schema,
                         "ref_table": ref_table,
-                        "ref_columns": [names.get((ref_relid, k), str(k)) for k in ref_keys or []],
+                        "ref_columns": ref_columns,
                         "on_delete": actions.get(on_delete, on_delete),
                         "on_update": actions.get(on_update, on_update),
                     }
                 )
         step("indexes")
-        # pg_get_indexdef is slow: it is asked only for expression keys (attnum 0)
-        idx_rows = self._catalog(
-            "SELECT i.indrelid, ic.relname::text, am.amname::text, i.indisunique, i.indisprimary, "
-            "i.indnkeyatts, i.indkey::int2[], "
-            "CASE WHEN 0 = ANY(i.indkey::int2[]) THEN ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, true) "
-            "  FROM generate_series(1, i.indnatts) k ORDER BY k) END, "
-            "i.indclass::oid[], pg_get_expr(i.indpred, i.indrelid), i.indisvalid "
-            "FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam "
-            "WHERE i.indrelid = ANY(%s::oid[])",
-            (oids,),
-        )
-        # operator classes other than the default one of their type (gin_trgm_ops, vector_cosine_ops...)
-        special = dict(self._catalog("SELECT oid, opcname::text FROM pg_opclass WHERE NOT opcdefault"))
+        special = dict(opclass_rows)
         for (
             relid,
             name,
@@ -474,6 +501,9 @@ class PostgresConnector(Connector):
             predicate,
             valid,
         ) in idx_rows:
+            table = tables.get(relid)
+            if table is None:
+                continue
             defs = list(exprs) if exprs else [names.get((relid, k), str(k)) for k in keys]
             opclasses = [special.get(o, "") for o in opclass_oids or []]
             index: dict[str, Any] = {
@@ -490,7 +520,7 @@ class PostgresConnector(Connector):
                 index["predicate"] = predicate
             if not valid:
                 index["valid"] = False
-            tables[relid]["indexes"].append(index)
+            table["indexes"].append(index)
         if profile:
             self._profile(tables, step)
         self._finish()
@@ -507,8 +537,55 @@ class PostgresConnector(Connector):
             "schemas": [{"name": name, "tables": ts} for name, ts in by_schema.items()],
         }
 
+    def _catalog_batch(
+        self, queries: list[tuple[str, Any]], *, keep_open: bool
+    ) -> list[list[tuple[Any, ...]]]:
+        """The rows of each catalog query, all read in one read-only transaction with JIT off (these
+        queries are cheap; compiling them costs more than it saves). With libpq's pipeline mode the
+        whole batch is one round trip (``BEGIN READ ONLY`` and ``ROLLBACK`` included); ``keep_open``
+        leaves the transaction open for the statistics queries that follow."""
+        import psycopg
+
+        jit_off = (
+            ("SELECT set_config('jit', 'off', true)", None) if self.server_version_num >= 110000 else None
+        )
+        idle = self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        if not psycopg.Pipeline.is_supported():  # libpq before 14: one round trip per query
+            if jit_off:
+                self._catalog(*jit_off)
+            return [self._catalog(sql, params) for sql, params in queries]
+        own_transaction = idle and not keep_open  # BEGIN and ROLLBACK travel with the queries
+        statements = ([jit_off] if jit_off else []) + queries
+        try:
+            if own_transaction:
+                self.conn.autocommit = True
+                statements = [("BEGIN READ ONLY", None), *statements, ("ROLLBACK", None)]
+            elif idle:
+                self.round_trips += 1  # psycopg's BEGIN READ ONLY waits for the server on its own
+            self.round_trips += 1
+            cursors = []
+            with self.conn.pipeline():  # leaving the block sends one Sync and reads every result
+                for sql, params in statements:
+                    cur = self.conn.cursor()
+                    cur.execute(sql, params)
+                    cursors.append(cur)
+            first = len(statements) - len(queries) - (1 if own_transaction else 0)
+            results = [cur.fetchall() for cur in cursors[first : first + len(queries)]]
+            for cur in cursors:
+                cur.close()
+            return results
+        except psycopg.Error as exc:
+            self._finish()
+            raise statement_error(exc, self.dsn, "reading the catalog failed") from None
+        finally:
+            if own_transaction and not self.conn.closed:
+                if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                    self.conn.autocommit = False
+
     def _profile(self, tables: dict[int, dict[str, Any]], step: Any) -> None:
         """Column profiles from ``pg_stats`` (one query); never-analyzed tables get a bounded sample."""
+        from ctxtool.connectors.profile import type_category  # profiling only: not on the plain path
+
         step("statistics")
         stat_rows = self._catalog(
             "SELECT c.oid, s.attname::text, s.null_frac::float8, s.n_distinct::float8, "
@@ -564,6 +641,8 @@ class PostgresConnector(Connector):
         cols = ", ".join(quote_ident(c["name"]) for c in table["columns"])
         import psycopg
 
+        from ctxtool.connectors.profile import SAMPLE_ROWS, profile_rows
+
         try:
             with self.conn.cursor() as cur:
                 self._execute(cur, f"SELECT {cols} FROM {target} LIMIT {SAMPLE_ROWS}")
@@ -592,6 +671,8 @@ class PostgresConnector(Connector):
 
 def _typed(text: str | None, category: str) -> Any:
     """A statistics value (text in pg_stats) as JSON: numbers parsed, everything else as text."""
+    from ctxtool.connectors.profile import jsonable
+
     if text is None:
         return None
     if category == "number":

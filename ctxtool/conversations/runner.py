@@ -196,6 +196,10 @@ class ConversationRunner:
         )
         intent = classify(question) if previous is not None else Intent()
         notes: list[str] = []
+        if previous is not None and action in SQL_ACTIONS:
+            others = self._other_entities(intent, previous)
+            if others:
+                return self._new_entity(question, action, intent, others, turns, conversation_id)
         if previous is not None and intent.kinds and action in SQL_ACTIONS and not self._standalone(question):
             try:
                 return self._followup(question, action, intent, previous)
@@ -216,6 +220,115 @@ class ConversationRunner:
                 pass
         ans.warnings.extend(notes)
         return ans
+
+    def _other_entities(self, intent: Intent, previous: Turn) -> dict[str, str]:
+        """Tables a filter follow-up names that the previous query does not read ("what about loans
+        in Prague?" after accounts), as table -> the word the question uses; words describing a value
+        it names ("district" of "the district Pisek") do not count."""
+        if intent.kinds != ["filter"] or intent.add_filter or not intent.filter_text:
+            return {}
+        from ctxtool.runtime import sqlparts
+        from ctxtool.runtime.matching import table_words
+        from ctxtool.runtime.text import content_tokens, tokenize
+
+        st = previous.state or {}
+        try:
+            read = sqlparts.tables_of(st["sql"], st.get("dialect") or self.runtime.dialect)
+        except (CtxtoolError, KeyError):
+            return {}
+        matcher = getattr(self.runtime, "matcher", None)
+        tables = set(getattr(matcher, "table_words", {})) | set(self.schema().names)
+        read_words = {w for t in read for w in table_words(t)}
+        words: dict[str, str] = {}  # content token -> the word as written
+        for tok in tokenize(intent.filter_text):
+            for norm in content_tokens(tok.text):
+                words.setdefault(norm, tok.text)
+        found = {
+            t: words[w]
+            for t in sorted(tables - read)
+            for w in table_words(t)
+            if w in words and w not in read_words
+        }
+        if not found:
+            return {}
+        for lf in self._link(intent.filter_text, st):
+            described = set(table_words(lf.column.split(".")[0])) | set(content_tokens(lf.concept_type))
+            found = {t: w for t, w in found.items() if not set(content_tokens(w)) & described}
+        return found
+
+    def _new_entity(
+        self,
+        question: str,
+        action: str,
+        intent: Intent,
+        others: dict[str, str],
+        turns: Sequence[Turn],
+        conversation_id: str | None,
+    ) -> Any:
+        """A follow-up about another entity is a new question: the runtime answers it on its own,
+        else the question the conversation started from is asked about the new entity ("How many
+        accounts are there?" -> "How many loans are there?") and the rest of the follow-up ("in
+        Prague") filters that."""
+        from ctxtool.runtime.core import AskContext
+
+        history = self.model_history(question, turns, conversation_id)
+        ans = self.runtime.ask(question, action, context=AskContext(history=history))
+        if ans.status == "answered" or len(others) != 1:
+            return ans
+        base = self._reworded(turns, next(iter(others.values())))
+        if base is None:
+            return ans
+        rest = re.sub(
+            r"\b" + re.escape(next(iter(others.values()))) + r"\b", " ", intent.filter_text or "", flags=re.I
+        ).strip(" ?.!,")
+        first = self.runtime.ask(base, "showsql" if rest else action, context=AskContext(history=history))
+        if first.status != "answered":
+            return ans
+        if not rest:
+            first.question = question
+            first.explanation = (
+                f"a new question about {next(iter(others))}, asked as {base!r}: " + first.explanation
+            )
+            return first
+        start = Turn(prompt=base, action="showsql", state=answer_state(first))
+        try:
+            out = self._followup(question, action, Intent(kinds=["filter"], filter_text=rest), start)
+        except FollowupError:
+            return ans
+        out.explanation = f"a new question about {next(iter(others))}: " + out.explanation
+        return out
+
+    def _reworded(self, turns: Sequence[Turn], word: str) -> str | None:
+        """The question the conversation's latest template answer came from, with the word naming
+        its entity replaced by ``word`` (None when that is not one clear word)."""
+        from ctxtool.runtime import sqlparts
+        from ctxtool.runtime.matching import table_words
+        from ctxtool.runtime.text import content_tokens
+
+        turn = next(
+            (
+                t
+                for t in reversed(turns)
+                if (t.state or {}).get("source") == "template" and t.state.get("sql")
+            ),
+            None,
+        )
+        if turn is None:
+            return None
+        try:
+            read = sqlparts.tables_of(turn.state["sql"], turn.state.get("dialect") or self.runtime.dialect)
+        except CtxtoolError:
+            return None
+        read_words = {w for t in read for w in table_words(t)}
+        hits = [
+            m for m in re.finditer(r"[A-Za-z]+", turn.prompt) if set(content_tokens(m.group())) & read_words
+        ]
+        if len({tuple(content_tokens(m.group())) for m in hits}) != 1:
+            return None
+        out = turn.prompt
+        for m in reversed(hits):
+            out = out[: m.start()] + word + out[m.end() :]
+        return out
 
     def _standalone(self, question: str) -> bool:
         """A complete question a template answers confidently ("How many clients are there by

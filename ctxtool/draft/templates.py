@@ -226,6 +226,13 @@ class TemplateDrafter:
                 f"schema:{word}",
                 t,
             )
+            if word == "total":  # an amount that adds up is asked about on average just as often
+                self.add(
+                    average_question(meas, p),
+                    f"SELECT AVG({mc}) AS average_{snake(meas.name)} FROM {src}",
+                    "schema:average",
+                    t,
+                )
             limit = threshold(meas)
             if limit is not None:
                 self.add(

@@ -159,6 +159,11 @@ class Candidate:
     reasons: list[str] = field(default_factory=list)
 
 
+def table_words(table: str) -> list[str]:
+    """The content words of a table name (``loan`` -> loan, ``airports`` -> airport)."""
+    return content_tokens(table.split(".")[-1].replace("_", " "))
+
+
 def _written_in(phrase: str, text: str) -> bool:
     """A value the template's own wording states (``in 1996`` of a fixed-year template) is explained."""
     return bool(re.search(r"(?<![\w.])" + re.escape(phrase) + r"(?![\w])", text, re.I))
@@ -184,6 +189,9 @@ class Matcher:
         self.template_index = ItemIndex(templates)
         self.facet_index = ItemIndex(facets)
         self.k = candidates
+        # the words that name what a query is about: its tables ("loans" -> loan), for the entity check
+        self.table_words = {t: set(table_words(t)) for item in templates + facets for t in item.tables}
+        self.entity_words: set[str] = set().union(*self.table_words.values()) & self.index.vocabulary()
 
     def vocabulary(self) -> set[str]:
         return self.index.vocabulary()
@@ -284,6 +292,13 @@ class Matcher:
                     "the question and the template disagree on: "
                     + ", ".join(sorted(t.strip("_").replace("_", " ") for t in said | unasked))
                 )
+            # the question names an entity (table) the template neither reads nor says: "average loan
+            # amount" is not answered by "average balance of transactions", however alike the measure
+            tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
+            other = (q_set & self.entity_words) - explained - tpl_words
+            if other:
+                score *= 0.5 ** len(other)
+                reasons.append("the template is not about: " + ", ".join(sorted(other)))
             links = [entities[i].link for i, _ in bindings.values() if entities[i].link]
             for fu in facets:
                 links += [entities[i].link for i, _ in fu.bindings.values() if entities[i].link]

@@ -9,6 +9,9 @@ Library API: :func:`validate_set` for a loaded :class:`~ctxtool.contextset.Conte
 Adding a layer: write a module with ``check(ctx: Context) -> None`` that calls ``ctx.report(...)``
 and register its rules with :func:`ctxtool.validate.rules.register`; list it in :data:`LAYERS`
 (always run) or :data:`OPTIONAL_LAYERS` (run when ``ctx.snapshot`` / ``ctx.connector`` is given).
+A layer that only looks at ``ctx.items()`` one item at a time (keeping anything that must outlive
+an item in ``ctx.state``) also goes in :data:`ITEM_LAYERS`, so that large sets run through it in
+small chunks whose parse trees are freed as validation goes.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import gc
 import glob
 import importlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +42,7 @@ __all__ = [
     "Rule",
     "RULES",
     "LAYERS",
+    "ITEM_LAYERS",
     "OPTIONAL_LAYERS",
     "Result",
     "all_rules",
@@ -59,6 +64,17 @@ LAYERS: list[tuple[str, Layer]] = [
     ("value_searches", value_searches.check),
     ("duplicates", duplicates.check),
 ]
+
+# The layers above that look at one item at a time (through ``ctx.items()``; what must outlive an
+# item goes in ``ctx.state``). A set of more than CHUNKED_FROM items goes through them CHUNK items
+# at a time, and a chunk's parse trees are freed before the next chunk is parsed: they never all
+# live at once, and freeing a few trees while they are still in the CPU cache costs a fraction of
+# collecting thousands of them later (bench/validate.py). Other layers see the whole set at once.
+ITEM_LAYERS: frozenset[str] = frozenset(
+    {"sql", "placeholders", "consistency", "facets", "value_searches", "duplicates"}
+)
+CHUNK = 4
+CHUNKED_FROM = 256
 
 # Layers that run only when the context has what they need: (name, Context attribute, module).
 # Each module defines ``check(ctx: Context) -> None``.
@@ -95,12 +111,43 @@ def validate_set(
         ctx.report("CTX002", "/fragments", "; ".join(cs.legacy))
     if isinstance(cs.data, dict) and not cs.data.get("templates"):
         ctx.report("CTX003", "", "the set has no template; add at least one question with its SQL")
-    for _, layer in LAYERS:
-        layer(ctx)
+    # the optional layers read every tree again at the end: for them, keep all trees (one chunk)
+    optional = any(getattr(ctx, attribute) is not None for _, attribute, _ in OPTIONAL_LAYERS)
+    items = ctx.items()
+    if optional or len(items) <= CHUNKED_FROM:
+        for _, layer in LAYERS:
+            layer(ctx)
+    else:
+        for name, layer in LAYERS:
+            if name not in ITEM_LAYERS:
+                layer(ctx)
+        per_item = [layer for name, layer in LAYERS if name in ITEM_LAYERS]
+        ctx.share_parses = False
+        with _paused_gc():
+            for start in range(0, len(items), CHUNK):
+                ctx.scope(items[start : start + CHUNK])
+                for layer in per_item:
+                    layer(ctx)
+                ctx.forget_parses()
+                # the chunk's trees are cyclic (parent links) and young: free them now, cheaply
+                gc.collect(0)
+        ctx.scope(None)
     for _, attribute, module in OPTIONAL_LAYERS:
         if getattr(ctx, attribute) is not None:
             _optional_layer(module, attribute)(ctx)
     return sorted(ctx.findings, key=sort_key)
+
+
+@contextmanager
+def _paused_gc() -> Iterator[None]:
+    """No automatic garbage collection inside: the caller collects when it knows what is garbage."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _syntax_finding(exc: JsonSyntaxError) -> Finding:

@@ -49,7 +49,13 @@ class Context:
     placeholder_trouble: set[str] = field(default_factory=set)
     _items: dict[str | None, list[Item]] = field(default_factory=dict, repr=False)
     _placeholders: dict[str, list[Placeholder]] = field(default_factory=dict, repr=False)
+    # per-layer state that must outlive one chunk of items (e.g. what the duplicate layer has seen)
+    state: dict[str, Any] = field(default_factory=dict, repr=False)
     _parsed: dict[str, sqlcache.Parsed] = field(default_factory=dict, repr=False)
+    # the items the per-item layers look at now (None: all of them); see :meth:`scope`
+    _scope: list[Item] | None = field(default=None, repr=False)
+    # whether parses also go to the cache shared between runs (off for sets validated in chunks)
+    share_parses: bool = field(default=True, repr=False)
 
     @property
     def path(self) -> str:
@@ -59,15 +65,29 @@ class Context:
         """The parse of ``sql``: each string is parsed once per run and its tree shared by the layers."""
         parsed = self._parsed.get(sql)
         if parsed is None:
-            parsed = self._parsed[sql] = sqlcache.parse(sql, self.dialect)
+            parsed = self._parsed[sql] = sqlcache.parse(sql, self.dialect, share=self.share_parses)
         return parsed
 
     def items(self, kind: str | None = None) -> list[Item]:
-        """The set's items (of one kind), listed once and shared by the layers."""
+        """The set's items (of one kind) in file order, listed once and shared by the layers; while
+        a chunk is in :meth:`scope`, only that chunk's items."""
         found = self._items.get(kind)
         if found is None:
             found = self._items[kind] = list(self.cs.items(kind))
+        if self._scope is not None:
+            return self._scope if kind is None else [i for i in self._scope if i.kind == kind]
         return found
+
+    def scope(self, chunk: list[Item] | None) -> None:
+        """Let the per-item layers see only ``chunk`` (None: the whole set again)."""
+        self._scope = chunk
+
+    def forget_parses(self) -> None:
+        """Drop the parse trees and placeholder lists kept so far: a large set is validated chunk by
+        chunk, so that its trees never all live at once (memory, and time, would grow faster than
+        the set)."""
+        self._parsed.clear()
+        self._placeholders.clear()
 
     def text_placeholders(self, text_: str) -> list[Placeholder]:
         """Placeholders of an intent, without amounts of money: in "$10,000" or "$4.50" the ``$``

@@ -1,5 +1,8 @@
 """Duplicate layer: the same question twice, the same SQL twice (compared as sqlglot trees, so
-spacing, keyword case and redundant parentheses do not hide a duplicate), the same value search twice."""
+spacing, keyword case and redundant parentheses do not hide a duplicate), the same value search twice.
+
+What it has seen is kept in ``ctx.state`` as small keys, not trees, so that a large set can be
+checked chunk by chunk while the trees of earlier chunks are freed."""
 
 from __future__ import annotations
 
@@ -9,20 +12,28 @@ from ctxtool.validate.context import Context, text
 
 _SPACE = re.compile(r"\s+")
 
+_FIELDS = (
+    ("templates", "sql", "CTX702", "the same SQL as"),
+    ("facets", "sql_snippet", "CTX702", "the same SQL snippet as"),
+    ("value_searches", "query", "CTX703", "the same query as"),
+)
+
 
 def _question_key(q: str) -> str:
     return _SPACE.sub(" ", q).strip().rstrip("?.! ").casefold()
 
 
-def _sql_key(ctx: Context, sql: str) -> object:
+def _sql_key(ctx: Context, sql: str) -> tuple[object, ...]:
+    """Equal keys exactly when sqlglot calls the trees equal: its ``Expression.__eq__`` is "the same
+    node type and the same structural hash", so the type and the hash are all a key needs to keep."""
     tree = ctx.parse(sql).single
     if tree is None:
         return ("text", _SPACE.sub(" ", sql).strip())
-    return _TreeKey(hash(tree), tree)
+    return ("tree", type(tree), hash(tree))
 
 
 def check(ctx: Context) -> None:
-    seen_q: dict[str, str] = {}
+    seen_q: dict[str, str] = ctx.state.setdefault("duplicates.questions", {})
     for item in ctx.items("templates"):
         q = text(item.data, "nl_query")
         if q is None:
@@ -33,12 +44,8 @@ def check(ctx: Context) -> None:
         else:
             seen_q[key] = item.source_pointer
 
-    for kind, field, code, what in (
-        ("templates", "sql", "CTX702", "the same SQL as"),
-        ("facets", "sql_snippet", "CTX702", "the same SQL snippet as"),
-        ("value_searches", "query", "CTX703", "the same query as"),
-    ):
-        seen: dict[object, str] = {}
+    for kind, field, code, what in _FIELDS:
+        seen: dict[object, str] = ctx.state.setdefault(f"duplicates.{kind}", {})
         for item in ctx.items(kind):
             sql = text(item.data, field)
             if sql is None:
@@ -48,18 +55,3 @@ def check(ctx: Context) -> None:
                 ctx.report(code, item.field_pointer(field), f"{what} {seen[key]}")
             else:
                 seen[key] = item.source_pointer
-
-
-class _TreeKey:
-    """A dictionary key comparing sqlglot trees structurally (hash first, then equality)."""
-
-    __slots__ = ("h", "tree")
-
-    def __init__(self, h: int, tree: object) -> None:
-        self.h, self.tree = h, tree
-
-    def __hash__(self) -> int:
-        return self.h
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _TreeKey) and self.h == other.h and self.tree == other.tree

@@ -18,7 +18,7 @@ from ctxtool.dialects import sqlglot_dialect
 from ctxtool.placeholders import find_sql_placeholders
 
 # Trees are big (about 30 kB for a three-table join), so the cache shared between runs is small;
-# within one run the Context keeps every tree it parsed (see Context.parse).
+# within one run the Context keeps the trees of the items being validated (see Context.parse).
 _MAX_ENTRIES = 2048
 
 
@@ -95,8 +95,10 @@ def _space_parameters(sql: str) -> str:
     return "".join(parts)
 
 
-def parse(sql: str, dialect: str) -> Parsed:
-    """The parse of ``sql`` in ``dialect`` (a normalized ctxtool dialect name), cached by string."""
+def parse(sql: str, dialect: str, share: bool = True) -> Parsed:
+    """The parse of ``sql`` in ``dialect`` (a normalized ctxtool dialect name), cached by string.
+    ``share=False`` still looks in the cache but leaves a new parse out of it (a large set parsed
+    chunk by chunk would only churn it, and every evicted tree is garbage to collect)."""
     key = (dialect, sql)
     hit = _cache.get(key)
     if hit is not None:
@@ -118,6 +120,8 @@ def parse(sql: str, dialect: str) -> Parsed:
     except (SqlglotError, ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
         # sqlglot occasionally fails inside a dialect's own code on unusual input
         result = Parsed(error=f"cannot parse: {_describe(exc)}")
+    if not share:
+        return result
     if len(_cache) >= _MAX_ENTRIES:
         del _cache[next(iter(_cache))]  # the oldest entry
     _cache[key] = result

@@ -28,6 +28,7 @@ from ctxtool.values import probes as P
 EXPECTED_COLUMNS = ("value", "columns", "concept_type", "distance", "context")
 DEFAULT_SAMPLES = 20
 DEFAULT_INDEX_MIN_ROWS = 10_000
+COMMON_VALUE_SHARE = 0.05  # a value in this share of rows may rightly be read by a table scan
 TOP_K = 5
 _COLUMNS_LITERAL = re.compile(r"'((?:[^']|'')+)'\s+AS\s+[`\"]?columns[`\"]?(?![\w])", re.IGNORECASE)
 
@@ -60,7 +61,7 @@ class SearchResult:
     p50_ms: float | None = None
     p95_ms: float | None = None
     table_rows: int | None = None
-    index_used: bool | None = None  # None: table too small to need one, or unknown
+    index_used: bool | None = None  # None: table too small to need one, value too common, or unknown
     misses: list[dict[str, Any]] = field(default_factory=list)  # a few failed probes, for people
 
     @property
@@ -251,6 +252,76 @@ def plan_uses_index(engine: str, plan: Any, table: str) -> bool | None:
     return None
 
 
+_VECTOR_OPS = re.compile(r"<=>|<#>")
+_TRIGRAM_OPS = re.compile(r"\s%\s|\bILIKE\b|\b(?:word_|strict_word_)?similarity\s*\(|<->", re.I)
+_FULLTEXT_OPS = re.compile(r"\bMATCH\s*\(", re.I)
+_SEARCH_OPS = re.compile(r"\bSEARCH(?:_NGRAMS|_SUBSTRING)?\s*\(", re.I)
+_HELPER_SUFFIXES = ("soundex", "tokens", "embedding")
+
+
+def needed_index(engine: str, sql: str) -> str:
+    """The kind of index a search's filter needs to avoid reading the whole table:
+    ``vector`` (pgvector HNSW/IVFFlat), ``trigram`` (a ``*_trgm_ops`` GIN/GiST), ``fulltext``
+    (MySQL/MariaDB FULLTEXT), ``search`` (a Spanner search index) or ``btree`` (any index)."""
+    if engine == "postgres":
+        if _VECTOR_OPS.search(sql):
+            return "vector"
+        if _TRIGRAM_OPS.search(sql):
+            return "trigram"
+    elif engine == "mysql" and _FULLTEXT_OPS.search(sql):
+        return "fulltext"
+    elif engine == "spanner" and _SEARCH_OPS.search(sql):
+        return "search"
+    return "btree"
+
+
+def _key_covers(key: str, column: str) -> bool:
+    """Whether an index key (a column name or an expression) reads ``column`` or one of the helper
+    columns ``draft values`` derives from it (``<column>_soundex``, ``_tokens``, ``_embedding``)."""
+    bare = re.sub(r'["`]', "", str(key)).lower()
+    col = column.lower()
+    names = [col] + [f"{col}_{suffix}" for suffix in _HELPER_SUFFIXES]
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", bare) for n in names)
+
+
+def usable_indexes(kind: str, table: dict, column: str) -> list[str]:
+    """Names of the indexes of ``table`` (a snapshot table) on ``column`` that can serve a filter
+    needing ``kind`` (see :func:`needed_index`). Indexes the server marks invalid do not count."""
+    out: list[str] = []
+    for index in table.get("indexes") or []:
+        if index.get("valid") is False:
+            continue
+        if not any(_key_covers(k, column) for k in index.get("columns") or []):
+            continue
+        method = str(index.get("method") or "").lower()
+        opclasses = [str(o).lower() for o in index.get("opclasses") or []]
+        if kind == "vector":
+            ok = method in ("hnsw", "ivfflat")
+        elif kind == "trigram":
+            ok = method in ("gin", "gist") and any("trgm" in o for o in opclasses)
+        elif kind == "fulltext":
+            ok = method == "fulltext"
+        elif kind == "search":
+            ok = method == "search"
+        else:
+            ok = True
+        if ok:
+            out.append(str(index.get("name")))
+    return out
+
+
+def _scan_rows(engine: str, plan: Any, table: str) -> float | None:
+    """The rows the PostgreSQL planner expects a sequential scan of ``table`` to keep, or None."""
+    if engine != "postgres":
+        return None
+    for n in _walk(plan):
+        if n.get("Node Type") == "Seq Scan" and str(n.get("Relation Name", "")).lower() == table.lower():
+            rows = _as_number(n.get("Plan Rows"))
+            if rows is not None:
+                return rows
+    return None
+
+
 # --------------------------------------------------------------------------- the engine
 
 
@@ -276,6 +347,7 @@ class ValueTester:
         self.engine = getattr(connector, "engine", "postgres")
         self.quoting = "postgres" if getattr(connector, "dialect", self.engine) == "postgres" else "mysql"
         self._row_counts: dict[str, int | None] = {}
+        self._snapshot: dict | None = None  # the catalog, read once the first time a plan scans
 
     # -- running one statement
 
@@ -483,6 +555,56 @@ class ValueTester:
             if split:
                 verdicts.append(plan_uses_index(self.engine, plan, split[1]))
         if any(v is False for v in verdicts):
+            self._check_scan(res, sql, value, plan)
+        elif verdicts and all(v is True for v in verdicts):
+            res.index_used = True
+            res.checks.append(Check("index", True))
+
+    def _usable(self, label: str, sql: str) -> tuple[str, list[str]] | None:
+        """(the index kind the search needs on ``label``, the existing indexes that provide it), from
+        the catalog; None when the catalog cannot say."""
+        from ctxtool.snapshot import find_table
+
+        split = _split_label(label)
+        if split is None:
+            return None
+        schema, table, column = split
+        if self._snapshot is None:
+            try:
+                self._snapshot = self.connector.introspect([schema] if schema else None)
+            except CtxtoolError:
+                self._snapshot = {}
+        found = find_table(self._snapshot, table, schema) if self._snapshot.get("schemas") else None
+        if found is None:
+            return None
+        kind = needed_index(self.engine, sql)
+        return kind, usable_indexes(kind, found, column)
+
+    def _share(self, label: str, value: str) -> float | None:
+        """The share of the rows of ``label``'s table holding ``value`` (None when unknown)."""
+        split = _split_label(label)
+        rows = self._row_count(label)
+        if split is None or not rows:
+            return None
+        schema, table, column = split
+        ref = (_quote(schema, self.quoting) + "." if schema else "") + _quote(table, self.quoting)
+        as_text = {"postgres": "text", "mysql": "CHAR", "spanner": "STRING"}.get(self.engine, "CHAR")
+        col = f"CAST({_quote(column, self.quoting)} AS {as_text})"
+        try:
+            result = self.connector.query(
+                f"SELECT COUNT(*) FROM {ref} WHERE {col} = $value", {"value": value}
+            )
+            return int(result.rows[0][0]) / rows
+        except CtxtoolError:
+            return None
+
+    def _check_scan(self, res: SearchResult, sql: str, value: str, plan: Any) -> None:
+        """The plan for a sampled value reads a whole table. That is a defect when the search has no
+        index for its filter, or when the planner ignores the index for a selective value; for a
+        value many rows hold (a low-cardinality column) a scan is the planner's right choice: a
+        note, not a failure."""
+        lookups = [(label, self._usable(label, sql)) for label in res.columns]
+        if any(found is None for _, found in lookups):
             res.index_used = False
             res.checks.append(
                 Check(
@@ -491,9 +613,48 @@ class ValueTester:
                     f"reads all {res.table_rows} rows without an index; `ctxtool draft values --emit-ddl` prints one",
                 )
             )
-        elif verdicts and all(v is True for v in verdicts):
-            res.index_used = True
-            res.checks.append(Check("index", True))
+            return
+        missing = [(label, found[0]) for label, found in lookups if found is not None and not found[1]]
+        if missing:
+            res.index_used = False
+            what = ", ".join(f"no {kind} index on {label}" for label, kind in missing)
+            res.checks.append(
+                Check(
+                    "index",
+                    False,
+                    f"reads all {res.table_rows} rows without an index ({what}); "
+                    "`ctxtool draft values --emit-ddl` prints it",
+                )
+            )
+            return
+        names = ", ".join(sorted({n for _, found in lookups if found is not None for n in found[1]}))
+        shares = [self._share(label, value) for label in res.columns]
+        share = max((s for s in shares if s is not None), default=None)
+        split = _split_label(res.columns[0])
+        expected = _scan_rows(self.engine, plan, split[1]) if split else None
+        if expected is not None and res.table_rows:
+            share = max(share or 0.0, expected / res.table_rows)
+        if share is not None and share >= COMMON_VALUE_SHARE:
+            res.index_used = None  # present, and rightly not used for this value
+            res.checks.append(
+                Check(
+                    "index",
+                    True,
+                    f"low cardinality: {value!r} matches about {share:.0%} of the {res.table_rows} rows, so the "
+                    f"planner rightly reads the table instead of {names}",
+                )
+            )
+            return
+        res.index_used = False
+        held = f" ({value!r} matches about {share:.1%} of them)" if share is not None else ""
+        res.checks.append(
+            Check(
+                "index",
+                False,
+                f"reads all {res.table_rows} rows{held} although {names} exists; "
+                "ANALYZE the table, or check the index definition (partial? expression?)",
+            )
+        )
 
     def test_set(self, cs: ContextSet) -> Report:
         start = time.perf_counter()

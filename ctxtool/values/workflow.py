@@ -80,7 +80,7 @@ def draft_values(
         )
     for recipe in recipes:
         notes.extend(f"{recipe.target.label}: {n}" for n in recipe.notes)
-        if recipe.ddl_required:
+        if recipe.ddl_required and not apply:  # with --apply-ddl: what was applied, below
             notes.append(
                 f"{recipe.target.label}: the {recipe.match} search needs its DDL (--emit-ddl, --apply-ddl)"
             )
@@ -102,7 +102,28 @@ def draft_values(
         if not dsn:
             raise InputError("--apply-ddl needs --dsn (the database to change)")
         result.applied = apply_ddl(dsn, result.ddl, log=log)
+        result.notes.extend(_applied_notes(recipes, result.applied))
     return result
+
+
+def _applied_notes(recipes: Sequence[Recipe], applied: Sequence[Applied]) -> list[str]:
+    """What ``--apply-ddl`` did: per search whose DDL it ran, then one line in all."""
+    status = {a.statement: a.status for a in applied}
+    notes = []
+    for recipe in recipes:
+        done = [s for s in recipe.ddl if status.get(s) == "applied"]
+        there = [s for s in recipe.ddl if status.get(s) == "exists"]
+        if done or there:
+            notes.append(
+                f"{recipe.target.label}: DDL of the {recipe.match} search applied "
+                f"({len(done)} statement(s) run, {len(there)} already in place)"
+            )
+    ran = sum(1 for a in applied if a.status == "applied")
+    notes.append(
+        f"DDL applied: {ran} statement(s) run, {len(applied) - ran} already in place "
+        f"({len(applied)} for {len(recipes)} value searches)"
+    )
+    return notes
 
 
 def _validate(data: dict, server: Server) -> list[str]:

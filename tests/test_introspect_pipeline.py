@@ -1,0 +1,120 @@
+"""PostgreSQL introspection sends its catalog queries as one pipelined batch: one round trip,
+the same snapshot whatever plan the server picks (column rows need not arrive sorted), and a
+failing batch leaves a usable read-only session behind."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool import snapshot
+from ctxtool.connectors import connect
+from ctxtool.errors import DatabaseError
+from tests.backends import _pg_create, _pg_drop, unique_name
+
+pytestmark = pytest.mark.postgres
+
+_DDL = [
+    "CREATE EXTENSION IF NOT EXISTS pg_stat_statements",  # its views are extension-owned: left out
+    "CREATE SCHEMA other",
+    "CREATE TABLE other.ref (a int, b int, dropped text, PRIMARY KEY (b, a))",
+    "ALTER TABLE other.ref DROP COLUMN dropped",
+    "CREATE TABLE parent (id int PRIMARY KEY, label text)",
+    "CREATE TABLE child (id int GENERATED ALWAYS AS IDENTITY PRIMARY KEY, parent_id int REFERENCES parent,"
+    " a int, b int, t text DEFAULT 'x', g int GENERATED ALWAYS AS (a * 2) STORED, UNIQUE (a, b),"
+    " FOREIGN KEY (b, a) REFERENCES other.ref (b, a) ON DELETE CASCADE)",
+    "ALTER TABLE parent ADD COLUMN added_later date",  # stored after child's columns in pg_attribute
+    # fill pg_attribute's pages, then update parent.id's row: its new version cannot stay on its
+    # (full) page and lands after the others, so a plain scan meets parent's columns out of order
+    *[f"CREATE TABLE filler_{i} ({', '.join(f'c{j} int' for j in range(20))})" for i in range(30)],
+    "ALTER TABLE parent ALTER COLUMN id SET STATISTICS 200",
+    "CREATE INDEX child_expr ON child (lower(t), a) INCLUDE (b) WHERE a > 0",
+    "CREATE VIEW child_view AS SELECT id, t FROM child",
+    "COMMENT ON COLUMN parent.label IS 'the label'",
+]
+
+
+@pytest.fixture(scope="module")
+def pg_db(_pg15_admin):
+    import psycopg
+
+    name = unique_name("ctx_pipe")
+    dsn = _pg_create(_pg15_admin, name)
+    try:
+        with psycopg.connect(dsn, autocommit=True) as raw:
+            for statement in _DDL:
+                raw.execute(statement)
+        yield dsn
+    finally:
+        _pg_drop(_pg15_admin, name)
+
+
+def _wire_syncs(connector, action) -> int:
+    """Sync and Query messages in libpq's protocol trace: each waits for the server once."""
+    import os
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="ctx_pipetrace_")
+    try:
+        connector.conn.pgconn.trace(fd)
+        action()
+        connector.conn.pgconn.untrace()
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    return sum(1 for line in lines if "\tF\t" in line and line.split("\t")[3] in ("Sync", "Query"))
+
+
+def test_introspection_is_one_round_trip(pg_db):
+    with connect(pg_db) as c:
+        before = c.round_trips
+        snaps = []
+        wire = _wire_syncs(c, lambda: snaps.append(c.introspect()))
+        assert wire == c.round_trips - before == 1
+        assert c.query("SELECT 1").rows == [(1,)]  # the session is idle and usable afterwards
+    tables = {t["name"] for s in snaps[0]["schemas"] for t in s["tables"]}
+    assert {"parent", "child", "child_view", "ref"} <= tables
+    assert not any(name.startswith("pg_stat_statements") for name in tables)
+
+
+def test_same_snapshot_when_column_rows_come_unsorted(pg_db):
+    with connect(pg_db) as c:
+        expected = snapshot.dumps(snapshot.build(c))
+    with connect(pg_db) as c:
+        # plans without index scans return pg_attribute rows in heap order, not grouped by table
+        c.conn.autocommit = True
+        c.conn.execute("SET enable_indexscan = off; SET enable_bitmapscan = off; SET enable_mergejoin = off")
+        heap_order = [
+            n
+            for (n,) in c.conn.execute(
+                "SELECT attnum FROM pg_attribute WHERE attrelid = 'parent'::regclass AND attnum > 0"
+            )
+        ]
+        assert heap_order != sorted(heap_order)  # so the rows do arrive out of order
+        c.conn.autocommit = False
+        got = snapshot.build(c)
+    assert snapshot.dumps(got) == expected
+    parent = next(t for s in got["schemas"] for t in s["tables"] if t["name"] == "parent")
+    assert [col["name"] for col in parent["columns"]] == ["id", "label", "added_later"]
+    child = next(t for s in got["schemas"] for t in s["tables"] if t["name"] == "child")
+    fk = next(f for f in child["foreign_keys"] if f["ref_table"] == "ref")
+    assert (fk["ref_schema"], fk["columns"], fk["ref_columns"]) == ("other", ["b", "a"], ["b", "a"])
+    assert [c["name"] for c in child["columns"]] == ["id", "parent_id", "a", "b", "t", "g"]
+
+
+def test_a_failed_batch_leaves_a_read_only_session(pg_db):
+    with connect(pg_db, statement_timeout=0.001) as c:
+        c.conn.autocommit = True
+        c.conn.execute("SET statement_timeout = 1")  # 1 ms: some catalog query is cancelled
+        c.conn.autocommit = False
+        with pytest.raises(DatabaseError, match="reading the catalog failed"):
+            for _ in range(20):  # a fast server may finish the batch in time now and then
+                c.introspect()
+        assert c.conn.autocommit is False
+        c.conn.autocommit = True
+        c.conn.execute("SET statement_timeout = 5000")
+        c.conn.autocommit = False
+        assert c.query("SELECT count(*) FROM parent").rows == [(0,)]
+        with pytest.raises(DatabaseError, match="read-only"):
+            c.query("CREATE TABLE ctx_not_allowed (i int)")
