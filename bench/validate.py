@@ -16,7 +16,8 @@ an earlier size already used).
 Goals: validate <= 1.5x parse, and 10x the templates <= 10x the time. The machine is shared, so the
 scaling line also divides validate's scaling by parse's scaling in the same run: noise that slows
 both (CPU frequency, caches, other processes) cancels out there.
-Run: ``.venv/bin/python bench/validate.py`` (add ``--sizes 1000`` for a quick run).
+Run: ``.venv/bin/python bench/validate.py`` (add ``--sizes 1000`` for a quick run, ``--layers`` for
+CPU time per layer, ``--cli`` for the CPU time of whole ``ctxtool validate`` processes).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ import argparse
 import gc
 import json
 import resource
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -136,6 +139,19 @@ def time_validate(path: str) -> tuple[float, int, float]:
     return elapsed, len(result.findings), clock() - start
 
 
+def time_cli(path: str) -> float:
+    """CPU seconds (user + system) of a whole ``ctxtool validate`` process on the file: start-up,
+    validation, and the interpreter's clean-up at exit, which frees whatever validation left."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        [sys.executable, "-m", "ctxtool", "validate", path],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
 
@@ -170,6 +186,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000")
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs")
     parser.add_argument("--layers", action="store_true", help="also show CPU time per layer")
+    parser.add_argument("--cli", action="store_true", help="also time whole `ctxtool validate` processes")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     # warm up imports and sqlglot's dialect tables
@@ -190,6 +207,11 @@ def main() -> None:
             rows.append((n, len(strings), parse_t, validate_t, findings, gc_t, peak_mb() - peak_before))
             if args.layers:
                 print(n, {k: round(v, 3) for k, v in layer_times(str(path)).items()})
+            if args.cli:
+                cli_t = min(time_cli(str(path)) for _ in range(args.repeat))
+                print(
+                    f"{n} templates: ctxtool validate process {cli_t:.3f} CPU s ({cli_t / parse_t:.2f}x parse)"
+                )
     print(
         f"{'templates':>10} {'sql strings':>12} {'parse s':>9} {'validate s':>11} {'ratio':>6} "
         f"{'findings':>9} {'gc s':>6} {'MB':>6}"
