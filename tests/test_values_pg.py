@@ -208,9 +208,21 @@ def test_index_check_on_a_large_table(values_pg, tmp_path):
     assert "without an index (no trigram index on big_names.name)" in r.failed[0].message
     from ctxtool.values.ddl import apply_ddl
 
-    apply_ddl(values_pg, out.ddl)
+    stats = (
+        "SELECT last_analyze, (SELECT count(*) FROM pg_stats s JOIN pg_indexes i ON i.indexname = s.tablename "
+        "WHERE i.tablename = 'big_names') FROM pg_stat_user_tables WHERE relname = 'big_names'"
+    )
     with psycopg.connect(values_pg, autocommit=True) as c:
-        c.execute("ANALYZE big_names")
+        analyzed_before, _ = c.execute(stats).fetchone()
+    logged: list[str] = []
+    apply_ddl(values_pg, out.ddl, log=logged.append)
+    # apply_ddl analyzes the table itself: fresh statistics, also for the expression (soundex) index
+    assert any(m.startswith("analyzing: ") and "big_names" in m for m in logged), logged
+    with psycopg.connect(values_pg, autocommit=True) as c:
+        c.execute("SELECT pg_stat_clear_snapshot()")
+        analyzed_after, expression_stats = c.execute(stats).fetchone()
+    assert analyzed_after is not None and analyzed_after > analyzed_before
+    assert any("soundex(" in s for s in out.ddl) == (expression_stats > 0), (out.ddl, expression_stats)
     with connect(values_pg) as conn:
         after = test_values(cs, conn, samples=3)
     assert after.results[0].index_used is True and after.ok, after.results[0].failed

@@ -560,6 +560,11 @@ def _pick_value(
         prof = col.profile or {}
         if isinstance(cmp, exp.Between) and prof.get("min") and prof.get("max"):
             v = prof["min"] if cmp.args.get("low") is node else prof["max"]
+        elif isinstance(cmp, (exp.GT, exp.GTE, exp.LT, exp.LTE)) and prof.get("min") and prof.get("max"):
+            # a range of a digest (`date >= ? AND date < ?`): the profiled bounds, not one value twice
+            lower = isinstance(cmp, (exp.GT, exp.GTE)) == (cmp.this is not node)
+            bounds = (prof["min"], prof["max"]) if variant % 2 == 0 else (v, prof["max"])
+            v = bounds[0] if lower else bounds[1]
         text = str(v)[:10] if not col.is_timestamp else str(v).replace("T", " ")
         return exp.Literal.string(text)  # a plain string, as drafted SQL writes dates
     if col.category == "number" and not isinstance(v, str):

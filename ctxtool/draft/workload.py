@@ -151,9 +151,10 @@ def from_performance_schema(connector: Any) -> list[tuple[str, int]]:
             continue
         out = []
         for sample, digest, count in result.rows:
-            text = sample if sample and not str(sample).endswith("...") else digest
-            if text:
-                out.append((str(text), int(count or 1)))
+            if sample and not str(sample).endswith("..."):
+                out.append((str(sample), int(count or 1)))
+            elif digest:
+                out.append((normalize_digest(str(digest)), int(count or 1)))
         if not out:
             raise InputError(
                 "--workload performance_schema: no statement digests for this database; turn on "
@@ -164,6 +165,22 @@ def from_performance_schema(connector: Any) -> list[tuple[str, int]]:
         f"--workload performance_schema: cannot read the digests ({str(last).splitlines()[0]}); "
         "turn on performance_schema, or pass a query log file"
     )
+
+
+_COLLAPSED_LIST = re.compile(r"\(\s*\.\.\.\s*\)")
+
+
+def normalize_digest(text: str) -> str:
+    """A ``performance_schema`` digest as SQL the server runs again: the digest spaces every token
+    (``COUNT ( * )``, which MySQL reads as a column ``COUNT``), collapses ``IN`` lists to ``(...)`` and
+    writes ``DISTINCT`` as ``DISTINCTROW``. A truncated digest (ending in ``...``) stays as it is and is
+    reported as unparseable."""
+    text = " ".join(text.split())
+    if text.endswith("..."):
+        return text
+    text = _COLLAPSED_LIST.sub("(?)", text)
+    tree = parse(text, "mysql")
+    return tree.sql(dialect="mysql") if tree is not None else text
 
 
 def parse(sql: str, dialect: str) -> exp.Expression | None:
@@ -246,7 +263,8 @@ def group_statements(
     known_tables: Iterable[str] | None = None,
 ) -> Workload:
     """Merge statements by fingerprint and rank them; keep only read queries of ``known_tables``."""
-    known = {t.lower() for t in known_tables} if known_tables is not None else None
+    spelling = {t.lower(): t for t in known_tables} if known_tables is not None else None
+    known = set(spelling) if spelling is not None else None
     groups: dict[str, WorkloadQuery] = {}
     skipped: list[tuple[str, str]] = []
     total = 0
@@ -262,6 +280,8 @@ def group_statements(
         if known is not None and any(n.lower() not in known for n in names):
             skipped.append((sql, "reads tables outside the snapshot or --tables"))
             continue
+        if spelling is not None and _respell_tables(tree, spelling, dialect):
+            sql = tree.sql(dialect=sqlglot_dialect(dialect))  # the names the server knows
         fp = fingerprint_tree(tree, dialect)
         q = groups.get(fp)
         if q is None:
@@ -272,3 +292,19 @@ def group_statements(
             q.placeholders = True
     ranked = sorted(groups.values(), key=lambda q: (-q.count, q.fingerprint))
     return Workload(ranked, skipped, total)
+
+
+def _respell_tables(tree: exp.Expression, spelling: dict[str, str], dialect: str) -> bool:
+    """Write table names as the snapshot does (MySQL digests upper-case names that are also keywords,
+    ``FROM ACCOUNT``, and table names are case-sensitive on most MySQL servers). True if any changed."""
+    changed = False
+    ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
+    for t in tree.find_all(exp.Table):
+        ident = t.this
+        if not isinstance(ident, exp.Identifier) or ident.name.lower() in ctes:
+            continue
+        name = spelling.get(ident.name.lower())
+        if name and name != ident.name and (dialect == "mysql" or not ident.quoted):
+            t.set("this", exp.to_identifier(name, quoted=ident.quoted or dialect == "mysql"))
+            changed = True
+    return changed

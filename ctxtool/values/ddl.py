@@ -18,6 +18,13 @@ from ctxtool.errors import DatabaseError
 _ALREADY = re.compile(
     r"already exists|duplicate (key|column)|Duplicate key name|Duplicate column", re.IGNORECASE
 )
+_NAME = r'(?:"(?:[^"]|"")+"|`(?:[^`]|``)+`|[\w$]+)'
+_INDEXED_TABLE = re.compile(
+    rf"^\s*(?:CREATE\s+(?:UNIQUE\s+|FULLTEXT\s+)?INDEX\s+(?:CONCURRENTLY\s+)?(?:IF\s+NOT\s+EXISTS\s+)?"
+    rf"{_NAME}\s+ON\s+(?:ONLY\s+)?|ALTER\s+TABLE\s+(?={_NAME}(?:\s*\.\s*{_NAME})*\s+ADD\s+(?:UNIQUE\s+|FULLTEXT\s+)?(?:INDEX|KEY)\b))"
+    rf"(?P<table>{_NAME}(?:\s*\.\s*{_NAME})*)",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -43,6 +50,17 @@ def apply_ddl(
     if parsed.engine == "mysql":
         return _mysql(parsed, statements, log)
     return _spanner(parsed, statements, log, timeout)
+
+
+def indexed_tables(applied: Sequence[Applied]) -> list[str]:
+    """The tables (as written in the statements) that got a new index: they are analyzed right
+    after, so the planner has statistics for new expression indexes at once."""
+    out: list[str] = []
+    for a in applied:
+        m = _INDEXED_TABLE.match(a.statement) if a.status == "applied" else None
+        if m and m.group("table") not in out:
+            out.append(m.group("table"))
+    return out
 
 
 def _fail(parsed: DSN, stmt: str, exc: BaseException) -> DatabaseError:
@@ -75,6 +93,13 @@ def _postgres(
                     continue
                 raise _fail(parsed, stmt, exc) from None
             out.append(Applied(stmt, "applied"))
+        for table in indexed_tables(out):
+            stmt = f"ANALYZE {table}"
+            log(f"analyzing: {table}")
+            try:
+                conn.execute(stmt)
+            except psycopg.Error as exc:
+                raise _fail(parsed, stmt, exc) from None
     return out
 
 
@@ -105,6 +130,14 @@ def _mysql(parsed: DSN, statements: Sequence[str], log: Callable[[str], None]) -
                     continue
                 raise _fail(parsed, stmt, exc) from None
             out.append(Applied(stmt, "applied"))
+        for table in indexed_tables(out):
+            stmt = f"ANALYZE TABLE {table}"
+            log(f"analyzing: {table}")
+            try:
+                cur.execute(stmt)
+                cur.fetchall()
+            except mysql.connector.Error as exc:
+                raise _fail(parsed, stmt, exc) from None
     finally:
         conn.close()
     return out
