@@ -198,7 +198,7 @@ def test_workload_from_performance_schema(ps_server, workload_ran):
         # the digests merge what differed only in literals: as many queries as the log has shapes
         assert wl.distinct >= 40 and wl.distinct >= len(distinct) - 3, (wl.distinct, len(distinct))
         assert any(r == "not a SELECT" and s.startswith("UPDATE") for s, r in wl.skipped)
-        assert result.coverage.ratio >= 0.85, result.coverage.missing
+        assert result.coverage.ratio >= 0.95, result.coverage.missing  # 49 of 50 (ORDER BY ? has no value)
         kept = result.kept
         assert len(kept) >= 35
         assert all("?" not in d.item["sql"] and d.rows for d in kept)  # values filled from the profile
@@ -237,7 +237,7 @@ def test_cli_draft_templates_from_performance_schema(ps_server, workload_ran, tm
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout)
     assert report["workload"]["distinct_read_queries"] >= 40
-    assert report["coverage"]["ratio"] >= 0.85, report["coverage"]
+    assert report["coverage"]["ratio"] >= 0.95, report["coverage"]
     templates = json.loads(out.read_text())["templates"]
     assert len(templates) >= 60  # the workload's queries and the schema's drafts
     assert all("?" not in t["sql"] for t in templates)

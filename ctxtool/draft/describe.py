@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from ctxtool.dialects import positional_style
 from ctxtool.draft.model import Column, Model, Table, format_number
 from ctxtool.draft.templates import qualified_label
 from ctxtool.draft.workload import parse
@@ -352,6 +353,15 @@ class Describer:
             if col is not None and not order_words:
                 order_words = ("highest " if desc else "lowest ") + self.label(scope, col, o.this)
 
+        # `?` placeholders bind by position: the question must mention values in the SQL's order, so
+        # the top-N (its LIMIT comes last) follows the conditions instead of leading the question
+        positional = positional_style(self.m.dialect) == "qmark"
+        late_top = (
+            positional
+            and n is not None
+            and (sel.args.get("where") is not None or sel.args.get("having") is not None)
+        )
+        tail = ""
         # the head of the phrase
         if aggs:
             owners = {a.rsplit(" of ", 1)[-1] for a in aggs if " of " in a}
@@ -364,8 +374,11 @@ class Describer:
             if group_labels:
                 head += " for each " + " and ".join(group_labels)
             if n and order_words:
-                head += f", top {n} by {order_words}"
-        elif n and order_words:
+                if late_top:
+                    tail = f", top {n} by {order_words}"
+                else:
+                    head += f", top {n} by {order_words}"
+        elif n and order_words and not late_top:
             head = f"The {n} {subject} with the {order_words}"
             shown = [p for p in plain if p not in order_words]
             if shown:
@@ -376,14 +389,19 @@ class Describer:
             else:
                 listed = _and_list(plain) if plain else "details"
                 head = (listed[0].upper() + listed[1:]) + f" of {subject}"
-            if n:
+            if n and order_words:
+                tail = f", top {n} by {order_words}"
+            elif n and late_top:
+                tail = f", first {n} rows"
+            elif n:
                 head = f"First {n} rows: " + head[0].lower() + head[1:]
 
         # conditions, grouped by the table they are about
         where = sel.args.get("where")
         conds: dict[Any, list[str]] = {}
+        first: dict[Any, int] = {}  # the position of each table's first condition in WHERE
         if where is not None:
-            for c in _conjuncts(where.this):
+            for i, c in enumerate(_conjuncts(where.this)):
                 self._plain = True
                 try:
                     table, words = self.condition(scope, c)
@@ -391,6 +409,7 @@ class Describer:
                     self._plain = False
                 if words:
                     conds.setdefault(table if table is not None else main, []).append(words)
+                    first.setdefault(table if table is not None else main, i)
         having = sel.args.get("having")
         having_words = ""
         if having is not None:
@@ -407,9 +426,10 @@ class Describer:
                     }[type(h)]
                     having_words = f" having {agg[0].lower() + agg[1:]} {op} {_value_text(h.expression)}"
 
-        parts = [head]
-        if conds.get(main):
-            parts.append(_join_conditions(conds[main]))
+        parts: list[tuple[int, str]] = []  # (position of its first value in WHERE, words)
+        main_words = _join_conditions(conds[main]) if conds.get(main) else ""
+        if main_words:
+            parts.append((first[main], main_words))
         for table in scope.order:
             if table is main:
                 continue
@@ -420,18 +440,27 @@ class Describer:
             groups_on_it = any(table.names.singular in g for g in group_labels)
             if is_child and not groups_on_it:
                 phrase = f"with {_article(table.names.singular)} {table.names.singular}"
-                parts.append(phrase + (" " + _join_conditions(words) if words else ""))
+                parts.append(
+                    (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
+                )
             elif words:
                 named = table.name_column
                 if named is not None and any(named.label in w for w in words):
-                    parts.append(f"in the {table.names.singular} " + _join_conditions(words))
+                    parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
                 else:
-                    parts.append(f"for {table.names.plural} " + _join_conditions(words))
+                    parts.append((first[table], f"for {table.names.plural} " + _join_conditions(words)))
         for table, words in conds.items():
             if table is not main and table not in scope.order:
-                parts.append(_join_conditions(words))
-        text = " ".join(p for p in parts if p) + having_words
-        return text
+                parts.append((first[table], _join_conditions(words)))
+        if positional:
+            parts.sort(key=lambda p: p[0])
+        text = head
+        for k, (_, words) in enumerate(parts):
+            if words:
+                # the main table's conditions after another table's: a comma keeps them on the main table
+                later_main = positional and k > 0 and words == main_words
+                text += (", " if later_main else " ") + words
+        return text + having_words + tail
 
     def _reaches(self, parent: Table, target: Table, depth: int = 0) -> bool:
         if parent is target:
