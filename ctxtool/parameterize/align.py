@@ -15,6 +15,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ctxtool.parameterize.extract import ISO_DATE, ISO_TIME, ISO_TIMESTAMP, SqlValue
+from ctxtool.validate.literals import MONTHS
 
 # ASCII quotes around a phrase belong to it (a `?` right after a closing ' would read as a
 # placeholder); typographic quotes stay in the text around the placeholder: “$1”.
@@ -29,26 +30,6 @@ _DATE_TOKEN = re.compile(
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _TIME = re.compile(r"(?<![\w:])(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s?([ap])\.?m\.?(?!\w))?(?![\w:])", re.I)
 
-_MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ]
-    )
-    for m in names
-}
 _MONTH = r"(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _WRITTEN_DATES = [
@@ -189,7 +170,7 @@ def find_dates(intent: str, day: date) -> list[Span]:
         for m in pattern.finditer(intent):
             parts = dict(zip(order, m.groups(), strict=True))
             month = parts["m"]
-            month_no = int(month) if month.isdigit() else _MONTHS.get(month.lower().rstrip("."))
+            month_no = int(month) if month.isdigit() else MONTHS.get(month.lower().rstrip("."))
             try:
                 found = date(int(parts["y"]), int(month_no or 0), int(parts["d"]))
             except (TypeError, ValueError):

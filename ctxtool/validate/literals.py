@@ -17,7 +17,7 @@ _TYPED = re.compile(
     r"^(?:date|time|timestamp|timestamptz|datetime|interval|numeric|decimal|json|jsonb|n|e|x|b)\s*(?=['\"])",
     re.IGNORECASE,
 )
-_MONTHS = {
+MONTHS = {  # month names and abbreviations -> 1..12 (also used by ctxtool.parameterize)
     m: i + 1
     for i, names in enumerate(
         [
@@ -63,7 +63,7 @@ def _date(v: str) -> str | None:
         if not m:
             continue
         groups = m.groupdict()
-        month = int(groups["m"]) if groups.get("m") else _MONTHS.get(groups.get("month") or "")
+        month = int(groups["m"]) if groups.get("m") else MONTHS.get(groups.get("month") or "")
         if not month:
             return None
         return f"{int(groups['year']):04d}-{month:02d}-{int(groups['day']):02d}"
