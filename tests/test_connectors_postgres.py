@@ -11,6 +11,7 @@ from ctxtool.connectors.postgres import ALLOYDB_EXTENSIONS, flavour_from_extensi
 from ctxtool.errors import DatabaseError, InputError
 from tests.backends import _pg_create, _pg_drop, unique_name
 from tests.connector_schemas import DISTRICTS, load_pg
+from tests.pgtrace import wire_round_trips
 
 pytestmark = pytest.mark.postgres
 
@@ -146,25 +147,6 @@ def test_profile_from_pg_stats_and_sample_fallback(conn):
     assert "profile" not in _table(snap, "prague_accounts")["columns"][0]
 
 
-def _wire_round_trips(connector, action) -> int:
-    """Round trips as the wire protocol sees them: every Sync (extended protocol) and Query (simple
-    protocol) message the client sends waits for the server once. Counted from libpq's trace."""
-    import os
-    import tempfile
-
-    fd, path = tempfile.mkstemp(prefix="ctx_pgtrace_")
-    try:
-        connector.conn.pgconn.trace(fd)
-        action()
-        connector.conn.pgconn.untrace()
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    finally:
-        os.close(fd)
-        os.unlink(path)
-    return sum(1 for line in lines if "\tF\t" in line and line.split("\t")[3] in ("Sync", "Query"))
-
-
 def test_catalog_round_trips_do_not_depend_on_table_count(pg_db):
     import psycopg
 
@@ -178,7 +160,7 @@ def test_catalog_round_trips_do_not_depend_on_table_count(pg_db):
         with connect(pg_db) as c:
             before = c.round_trips
             snaps = []
-            wire = _wire_round_trips(c, lambda c=c, snaps=snaps: snaps.append(c.introspect()))
+            wire = wire_round_trips(c, lambda c=c, snaps=snaps: snaps.append(c.introspect()))
             counts.append((c.round_trips - before, wire))
             assert sum(len(s["tables"]) for s in snaps[0]["schemas"]) >= 4 + extra
     with psycopg.connect(pg_db, autocommit=True) as raw:
@@ -233,7 +215,7 @@ def test_generic_plan_errors_are_the_servers_own(conn):
 def test_a_query_is_one_round_trip_and_stays_read_only(conn):
     """An ordinary query costs one round trip on the wire (no BEGIN/DECLARE/FETCH/ROLLBACK)."""
     conn.query("SELECT 1")  # warm up type caches
-    assert _wire_round_trips(conn, lambda: conn.query("SELECT $1::int AS x", [5])) == 1
+    assert wire_round_trips(conn, lambda: conn.query("SELECT $1::int AS x", [5])) == 1
     capped = conn.query("SELECT g FROM generate_series(1, 100000) AS g", max_rows=3)
     assert capped.rows == [(1,), (2,), (3,)] and capped.truncated
     assert conn.query("SELECT 2 AS y").rows == [(2,)]  # the cancelled stream left the session usable

@@ -10,6 +10,7 @@ from ctxtool import snapshot
 from ctxtool.connectors import connect
 from ctxtool.errors import DatabaseError
 from tests.backends import _pg_create, _pg_drop, unique_name
+from tests.pgtrace import wire_round_trips
 
 pytestmark = pytest.mark.postgres
 
@@ -48,29 +49,11 @@ def pg_db(_pg15_admin):
         _pg_drop(_pg15_admin, name)
 
 
-def _wire_syncs(connector, action) -> int:
-    """Sync and Query messages in libpq's protocol trace: each waits for the server once."""
-    import os
-    import tempfile
-
-    fd, path = tempfile.mkstemp(prefix="ctx_pipetrace_")
-    try:
-        connector.conn.pgconn.trace(fd)
-        action()
-        connector.conn.pgconn.untrace()
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
-    finally:
-        os.close(fd)
-        os.unlink(path)
-    return sum(1 for line in lines if "\tF\t" in line and line.split("\t")[3] in ("Sync", "Query"))
-
-
 def test_introspection_is_one_round_trip(pg_db):
     with connect(pg_db) as c:
         before = c.round_trips
         snaps = []
-        wire = _wire_syncs(c, lambda: snaps.append(c.introspect()))
+        wire = wire_round_trips(c, lambda: snaps.append(c.introspect()))
         assert wire == c.round_trips - before == 1
         assert c.query("SELECT 1").rows == [(1,)]  # the session is idle and usable afterwards
     tables = {t["name"] for s in snaps[0]["schemas"] for t in s["tables"]}

@@ -12,6 +12,7 @@ import sys
 import click
 
 from ctxtool import console
+from ctxtool.cli._draft_opts import apply_options, output_options, source_options
 from ctxtool.cli.draft_values import command as values_command
 from ctxtool.errors import EXIT_FINDINGS, InputError
 
@@ -26,18 +27,9 @@ command.add_command(values_command)
 
 def _options(func):
     opts = [
-        click.option(
-            "--dsn",
-            default=None,
-            envvar="CTXTOOL_DSN",
-            help="Introspect this database, and execute every draft on it read-only ($CTXTOOL_DSN).",
-        ),
-        click.option(
-            "--snapshot",
-            "snapshot_path",
-            default=None,
-            type=click.Path(dir_okay=False),
-            help="Use a schema snapshot file instead (drafts are validated, not executed).",
+        source_options(
+            "Introspect this database, and execute every draft on it read-only ($CTXTOOL_DSN).",
+            "Use a schema snapshot file instead (drafts are validated, not executed).",
         ),
         click.option(
             "--tables",
@@ -58,19 +50,9 @@ def _options(func):
             is_flag=True,
             help="Ask the language model in CTXTOOL_LLM_BASE_URL / CTXTOOL_LLM_MODEL / CTXTOOL_LLM_API_KEY for more proposals and better wording (all checked).",
         ),
-        click.option(
-            "-o",
-            "--output",
-            default=None,
-            type=click.Path(dir_okay=False),
-            help="Write a new context set here (default: stdout).",
-        ),
-        click.option(
-            "--merge",
-            "merge_path",
-            default=None,
-            type=click.Path(dir_okay=False),
-            help="Add the drafts to this context set, skipping duplicates and keeping its order and format.",
+        output_options(
+            "Write a new context set here (default: stdout).",
+            "Add the drafts to this context set, skipping duplicates and keeping its order and format.",
         ),
         click.option(
             "--row-cap",
@@ -95,9 +77,7 @@ def _options(func):
             help="The report: text on stderr, or JSON on stdout (needs -o or --merge).",
         ),
     ]
-    for opt in reversed(opts):
-        func = opt(func)
-    return func
+    return apply_options(opts, func)
 
 
 def _run(
@@ -262,27 +242,14 @@ def facets_command(
 
 
 @command.command("glossary")
-@click.option("--dsn", default=None, envvar="CTXTOOL_DSN", help="Introspect this database ($CTXTOOL_DSN).")
-@click.option(
-    "--snapshot",
-    "snapshot_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Use a schema snapshot file instead.",
-)
+@source_options()
 @click.option(
     "--glossary",
     default=None,
     type=click.Path(dir_okay=False),
     help="Start from this glossary (its names win).",
 )
-@click.option(
-    "-o",
-    "--output",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Write the glossary here (default: stdout).",
-)
+@output_options("Write the glossary here (default: stdout).")
 def glossary_command(dsn, snapshot_path, glossary, output) -> None:
     """Write a starter glossary: the plain-English name drafting would use for every table and
     non-key column. Correct the ones that read badly (cryptic names such as A3 without a comment),

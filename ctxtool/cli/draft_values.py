@@ -5,18 +5,12 @@ from __future__ import annotations
 import click
 
 from ctxtool import console
+from ctxtool.cli._draft_opts import output_options, source_options
 from ctxtool.errors import InputError
 
 
 @click.command("values")
-@click.option("--dsn", default=None, envvar="CTXTOOL_DSN", help="Introspect this database ($CTXTOOL_DSN).")
-@click.option(
-    "--snapshot",
-    "snapshot_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Use a schema snapshot file instead.",
-)
+@source_options()
 @click.option(
     "--column",
     "columns",
@@ -30,15 +24,9 @@ from ctxtool.errors import InputError
     default=None,
     help="Force one kind of match (default: exact for codes, the engine's fuzzy search otherwise).",
 )
-@click.option(
-    "-o", "--output", default=None, type=click.Path(dir_okay=False), help="Write a new context set here."
-)
-@click.option(
-    "--merge",
-    "merge_path",
-    default=None,
-    type=click.Path(dir_okay=False),
-    help="Add the searches to this context set (replacing ones on the same column).",
+@output_options(
+    "Write a new context set here.",
+    "Add the searches to this context set (replacing ones on the same column).",
 )
 @click.option(
     "--emit-ddl", is_flag=True, help="Print the indexes and columns the searches need (SQL, on stdout)."

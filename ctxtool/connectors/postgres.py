@@ -206,7 +206,7 @@ class PostgresConnector(Connector):
         cap = self.row_cap if max_rows is None else max_rows
         driver_sql, driver_params = bind(sql, "postgres", params, "numbered")
         if self._single_round_trip():
-            return self._query_streamed(driver_sql, driver_params, cap)
+            return self._query_one_round_trip(driver_sql, driver_params, cap)
         body = _LEADING_COMMENTS.sub("", driver_sql)
         try:
             if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
@@ -245,7 +245,7 @@ class PostgresConnector(Connector):
             and self.conn.info.parameter_status("default_transaction_read_only") == "on"
         )
 
-    def _query_streamed(self, driver_sql: str, driver_params: Any, cap: int) -> QueryResult:
+    def _query_one_round_trip(self, driver_sql: str, driver_params: Any, cap: int) -> QueryResult:
         """Run one statement in its own read-only implicit transaction, in one round trip. A query
         is wrapped in ``SELECT * FROM (...) LIMIT cap + 1`` so no more rows than the cap (and one to
         tell truncation) ever leave the server."""

@@ -197,7 +197,7 @@ class PostgresStore(ConversationStore):
     ) -> list[VectorHit]:
         excluded = [int(p) for p in exclude_prompt_ids]
         if self.vector_type == "vector":
-            qtext = "[" + ",".join(repr(float(x)) for x in query) + "]"
+            qtext = self._encode_vector(query)
             rows = self._read(
                 "SELECT vector_id, prompt_id, role, chunk_index, text, 1 - (vector <=> ?::vector) AS score "
                 "FROM message_vectors WHERE conversation_id = ? AND embedder = ? AND dim = ? "
