@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "ask": "ask",
     "eval": "eval",
     "serve": "serve",
+    "mcp": "mcp",
     "conversation": "conversation",
     "chat": "chat",
 }

@@ -1,0 +1,75 @@
+"""`ctxtool mcp`: the authoring workflow and the runtime as MCP tools, over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import click
+
+from ctxtool.errors import InputError
+
+
+def _host_port(value: str) -> tuple[str, int]:
+    host, _, port = value.rpartition(":")
+    if not port.isdigit():
+        raise InputError(f"--http {value!r}: write HOST:PORT, e.g. 127.0.0.1:8766 (or :8766 for loopback)")
+    return (host.strip("[]") or "127.0.0.1"), int(port)
+
+
+@click.command("mcp")
+@click.option("--dsn", envvar="CTXTOOL_DSN", default=None, metavar="DSN",
+              help="Default database of the tools that take dsn ($CTXTOOL_DSN).")  # fmt: skip
+@click.option("--context", "context_file", default=None, metavar="FILE",
+              help="Default context-set file of ask / query_data / eval.")  # fmt: skip
+@click.option("--set", "set_ref", default=None, metavar="NAME[@VERSION]",
+              help="Default published set of ask / query_data / eval.")  # fmt: skip
+@click.option("--store", default=None, help="Where published sets live (PostgreSQL DSN or SQLite file).")
+@click.option("--conversation-store", default=None,
+              help="Where named conversations live (default $CTXTOOL_CONVERSATIONS_DSN or the data directory).")  # fmt: skip
+@click.option("--http", "http", default=None, metavar="HOST:PORT",
+              help="Serve streamable HTTP on HOST:PORT instead of stdio (loopback when HOST is empty).")  # fmt: skip
+@click.option("--token", envvar="CTXTOOL_SERVE_TOKEN", default=None,
+              help="With --http: require 'Authorization: Bearer TOKEN' ($CTXTOOL_SERVE_TOKEN; required).")  # fmt: skip
+def command(
+    dsn: str | None,
+    context_file: str | None,
+    set_ref: str | None,
+    store: str | None,
+    conversation_store: str | None,
+    http: str | None,
+    token: str | None,
+) -> None:
+    """Serve MCP tools for agents: introspect, draft_templates, draft_facets, draft_values,
+    parameterize, validate, test_values, mutate_set, eval, ask, query_data, list_templates,
+    describe_schema. Starts with nothing configured: every tool takes its database and files as
+    arguments (the options here are defaults). Over stdio by default (what the Gemini CLI extension
+    starts); --http HOST:PORT serves streamable HTTP behind a bearer token.
+
+    \b
+    Examples:
+      ctxtool mcp
+      gemini mcp add ctxtool ctxtool mcp
+      claude mcp add ctxtool -- ctxtool mcp --dsn postgresql://me@db/shop
+      CTXTOOL_SERVE_TOKEN=s3cret ctxtool mcp --http 127.0.0.1:8766
+    """
+    from ctxtool.connectors.dsn import parse
+    from ctxtool.mcp import runtime_tools
+    from ctxtool.mcp.server import registry
+    from ctxtool.mcp.tools import Defaults
+
+    if context_file and set_ref:
+        raise InputError("give at most one of --context FILE and --set NAME")
+    secrets = [parse(dsn).password or ""] if dsn else []
+    defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets)
+    runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
+    tools = registry()
+    try:
+        if http:
+            from ctxtool.mcp.http import asgi_app, serve_http
+
+            host, port = _host_port(http)
+            serve_http(asgi_app(token=token or "", defaults=defaults, tools=tools, host=host), host, port)
+        else:
+            from ctxtool.mcp.server import serve_stdio
+
+            serve_stdio(tools, defaults)
+    finally:
+        runtime_tools.SERVICES.close()

@@ -1,0 +1,100 @@
+"""The MCP server on the MCP Python SDK (low-level ``Server``): ``tools/list`` and ``tools/call`` over
+the registry of :mod:`ctxtool.mcp.tools`, on stdio (:func:`serve_stdio`) or streamable HTTP
+(:mod:`ctxtool.mcp.http`).
+
+Tool functions are plain blocking library calls: each runs in a worker thread so the event loop keeps
+answering pings and other clients. Over stdio the calls of the one client run one at a time in the
+order they arrived (a model's follow-up relies on the call before it); over HTTP clients run side by
+side. A failing call is a tool result with ``isError`` and a one-line message; the server lives on.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ctxtool import __version__
+from ctxtool.mcp.tools import Defaults, Tool, ToolError, call
+
+INSTRUCTIONS = (
+    "ctxtool authors, checks and serves NL-to-SQL context sets (templates, facets, value searches). "
+    "Workflow: introspect the database into a snapshot, draft_templates / draft_facets / draft_values, "
+    "review the drafts with the user, change the set with mutate_set, parameterize, validate (fix every "
+    "error finding), test_values, eval on golden questions, improve and evaluate again; ask / "
+    "query_data try the set as a user would. Paths are relative to the server's working directory."
+)
+
+
+def registry(*, authoring: bool = True, preconfigured_runtime: bool = False) -> dict[str, Tool]:
+    """Every tool by name: the authoring workflow (unless ``authoring`` is false) and the runtime's."""
+    from ctxtool.mcp import runtime_tools
+
+    tools: list[Tool] = []
+    if authoring:
+        from ctxtool.mcp import authoring as authoring_tools
+        from ctxtool.mcp import mutate
+
+        tools += authoring_tools.TOOLS + mutate.TOOLS
+    tools += runtime_tools.tools(preconfigured_runtime)
+    return {t.name: t for t in tools}
+
+
+def build_server(tools: dict[str, Tool], defaults: Defaults, *, serialize: bool) -> Any:
+    """An SDK ``Server`` offering ``tools``; ``serialize`` runs calls one at a time, in arrival order."""
+    import anyio
+    import mcp_types as types
+    from anyio import to_thread
+    from mcp.server.lowlevel import Server
+
+    listed = types.ListToolsResult(tools=[types.Tool.model_validate(t.spec()) for t in tools.values()])
+    lock = anyio.Lock() if serialize else None
+
+    async def on_list_tools(ctx: Any, params: Any) -> Any:
+        return listed
+
+    async def on_call_tool(ctx: Any, params: Any) -> Any:
+        def run() -> Any:
+            return call(tools, params.name, params.arguments, defaults)
+
+        try:
+            if lock is not None:
+                async with lock:
+                    result = await to_thread.run_sync(run)
+            else:
+                result = await to_thread.run_sync(run)
+        except ToolError as exc:
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=str(exc))], is_error=True
+            )
+        text = json.dumps(result, ensure_ascii=False, default=str)
+        failed = isinstance(result, dict) and result.get("status") == "error"
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text)],
+            structured_content=json.loads(text) if isinstance(result, dict) else None,
+            is_error=failed,
+        )
+
+    return Server(
+        "ctxtool",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+def serve_stdio(tools: dict[str, Tool], defaults: Defaults) -> None:
+    """Serve over stdin/stdout until the client closes the pipe. Messages for people go to stderr."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(tools, defaults, serialize=True)
+
+    async def main() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    sys.stderr.write(f"ctxtool MCP server ({len(tools)} tools) on stdio\n")
+    sys.stderr.flush()
+    anyio.run(main)
