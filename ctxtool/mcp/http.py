@@ -1,10 +1,13 @@
 """MCP over the streamable HTTP transport, behind a bearer token, so one team server backs many agents.
 
-:func:`asgi_app` returns an ASGI application answering MCP at its root path: run it alone
+`asgi_app` returns an ASGI application answering MCP at whatever path it is routed to: run it alone
 (:func:`serve_http`, uvicorn) or mount it in another ASGI server, e.g. at ``/mcp``::
 
     mcp_app = asgi_app(token=token)
-    app = Starlette(routes=[Mount("/mcp", app=mcp_app)], lifespan=lambda app: mcp_app.lifespan())
+    app = Starlette(routes=[Route("/mcp", endpoint=mcp_app)], lifespan=lambda app: mcp_app.lifespan())
+
+(a mounted app gets no lifespan events of its own: the host enters ``mcp_app.lifespan()``, which runs
+the SDK's session manager; a host that is not Starlette routes ``/mcp`` to ``mcp_app`` the same way).
 
 The transport is stateless (every POST carries a whole exchange, JSON responses): any worker behind a
 load balancer can answer any request. A request without ``Authorization: Bearer TOKEN`` gets 401.

@@ -72,6 +72,8 @@ CONVERSATION_STORE: dict[str, str | None] = {"ref": None}  # `ctxtool mcp --conv
 
 
 def _service(defaults: Defaults, context: str | None, set_name: str | None, dsn: str | None) -> Any:
+    if defaults.service is not None and not (context or set_name or dsn):
+        return defaults.service
     return SERVICES.get(
         set_ref(context, set_name, defaults), dsn_of(dsn, defaults), defaults.store, CONVERSATION_STORE["ref"]
     )

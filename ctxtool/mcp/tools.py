@@ -29,6 +29,7 @@ class Defaults:
     set: str | None = None
     store: str | None = None
     secrets: list[str] = field(default_factory=list)  # passwords to scrub from every output
+    service: Any = None  # a Service the runtime tools answer from (``ctxtool serve --mcp``)
 
 
 @dataclass(frozen=True)
