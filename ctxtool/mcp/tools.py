@@ -80,6 +80,9 @@ DIALECT = {
 }
 
 
+_VALIDATORS: dict[str, Any] = {}
+
+
 def _check(tool: Tool, arguments: Any) -> dict[str, Any]:
     import jsonschema
 
@@ -87,7 +90,9 @@ def _check(tool: Tool, arguments: Any) -> dict[str, Any]:
         arguments = {}
     if not isinstance(arguments, dict):
         raise ToolError(f"{tool.name}: the arguments must be a JSON object")
-    validator = jsonschema.Draft202012Validator(tool.schema)
+    validator = _VALIDATORS.get(tool.name)
+    if validator is None or validator.schema is not tool.schema:
+        validator = _VALIDATORS[tool.name] = jsonschema.Draft202012Validator(tool.schema)
     errors = sorted(validator.iter_errors(arguments), key=lambda e: list(e.path))
     if errors:
         e = errors[0]
@@ -97,22 +102,32 @@ def _check(tool: Tool, arguments: Any) -> dict[str, Any]:
 
 
 def redactor(defaults: Defaults, arguments: dict[str, Any]) -> Callable[[str], str]:
-    """Scrubs every DSN password form, the configured secrets and the passwords of the DSNs given."""
+    """Scrubs every DSN password form, the configured secrets and the passwords of the DSNs given.
+    The password patterns all need ``://`` or ``password``: text without them (and without a known
+    secret) is left as it is without running the patterns over it."""
+    import urllib.parse
+
     from ctxtool.connectors.dsn import parse, redact_text
 
-    secrets = list(defaults.secrets)
-    for key in ("dsn",):
-        value = arguments.get(key)
-        if isinstance(value, str):
-            try:
-                secrets.append(parse(value).password or "")
-            except CtxtoolError:
-                pass
-    return lambda text: redact_text(text, *secrets)
+    secrets = [s for s in defaults.secrets if s]
+    value = arguments.get("dsn")
+    if isinstance(value, str):
+        try:
+            secrets.append(parse(value).password or "")
+        except CtxtoolError:
+            pass
+    needles = {n for s in secrets if s for n in (s, urllib.parse.quote(s, safe=""))}
+
+    def scrub(text: str) -> str:
+        if "://" in text or "password" in text.lower() or any(n in text for n in needles):
+            return redact_text(text, *secrets)
+        return text
+
+    return scrub
 
 
-def call(registry: dict[str, Tool], name: str, arguments: Any, defaults: Defaults) -> dict[str, Any]:
-    """Run tool ``name``; the result is a JSON-ready dict. Raises :class:`ToolError` on any failure."""
+def call_json(registry: dict[str, Tool], name: str, arguments: Any, defaults: Defaults) -> str:
+    """Run tool ``name``; the result as JSON text. Raises :class:`ToolError` on any failure."""
     tool = registry.get(name)
     if tool is None:
         raise ToolError(f"unknown tool {name!r}: the tools are {', '.join(registry)}")
@@ -128,9 +143,12 @@ def call(registry: dict[str, Tool], name: str, arguments: Any, defaults: Default
         raise
     except Exception as exc:  # noqa: BLE001 - a tool reports, the server keeps serving
         raise ToolError(scrub(f"{name} failed: {type(exc).__name__}: {exc}")) from None
-    text = json.dumps(result, ensure_ascii=False, default=str)
-    clean = scrub(text)
-    return result if clean == text else json.loads(clean)
+    return scrub(json.dumps(result, ensure_ascii=False, default=str))
+
+
+def call(registry: dict[str, Tool], name: str, arguments: Any, defaults: Defaults) -> Any:
+    """Run tool ``name``; the result as JSON-ready data (see :func:`call_json`)."""
+    return json.loads(call_json(registry, name, arguments, defaults))
 
 
 def dsn_of(dsn: str | None, defaults: Defaults, *, required: bool = True) -> str | None:

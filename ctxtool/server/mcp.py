@@ -2,7 +2,8 @@
 CLI can use a local set: ``initialize``, ``tools/list``, ``tools/call`` with the tools ``ask``,
 ``query_data``, ``list_templates`` and ``describe_schema``; ``ask`` and ``query_data`` take
 ``conversation_id`` / ``session`` to answer within a conversation. Only JSON-RPC goes to stdout;
-messages for people go to stderr.
+messages for people go to stderr. The tools are the runtime tools of :mod:`ctxtool.mcp` (the same
+definitions ``ctxtool mcp`` offers), without set and database arguments: the set is the one served.
 """
 
 from __future__ import annotations
@@ -12,70 +13,18 @@ import sys
 from typing import IO, Any
 
 from ctxtool import __version__
-from ctxtool.errors import CtxtoolError
-from ctxtool.runtime.answer import ACTIONS
+from ctxtool.mcp import runtime_tools
+from ctxtool.mcp.tools import Defaults, ToolError, call
 from ctxtool.server.service import Service
 
 PROTOCOL_VERSIONS = ("2025-06-18", "2025-03-26", "2024-11-05")
-
-CONVERSATION_PROPERTIES = {
-    "conversation_id": {
-        "type": "string",
-        "description": "A named conversation (see `ctxtool conversation create`): its earlier prompts resolve "
-        "follow-ups such as 'break it down by region', and this prompt is stored in it.",
-    },
-    "session": {
-        "type": "string",
-        "description": "A session id of your choosing: without conversation_id, the session remembers its "
-        "last 10 prompts (in memory only) so follow-ups work.",
-    },
-}
-
-TOOLS = [
-    {
-        "name": "ask",
-        "description": "Answer a question about the database from the context set. Returns the SQL, an "
-        "explanation of how the question was understood, the rows and a short answer; or 'Did you mean' "
-        "questions when it is not confident.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "question": {"type": "string", "description": "The question in natural language."},
-                "action": {
-                    "type": "string",
-                    "enum": [a for a in ACTIONS if a != "chat"],
-                    "default": "runsql",
-                },
-                **CONVERSATION_PROPERTIES,
-            },
-            "required": ["question"],
-        },
-    },
-    {
-        "name": "query_data",
-        "description": "Run the query that answers a question and return its rows (read-only, row-capped).",
-        "inputSchema": {
-            "type": "object",
-            "properties": {"question": {"type": "string"}, **CONVERSATION_PROPERTIES},
-            "required": ["question"],
-        },
-    },
-    {
-        "name": "list_templates",
-        "description": "The questions this context set answers with curated SQL (its templates).",
-        "inputSchema": {"type": "object", "properties": {}},
-    },
-    {
-        "name": "describe_schema",
-        "description": "Tables, columns (types, comments) and keys of the database.",
-        "inputSchema": {"type": "object", "properties": {}},
-    },
-]
 
 
 class McpServer:
     def __init__(self, service: Service) -> None:
         self.service = service
+        self.tools = {t.name: t for t in runtime_tools.tools(preconfigured=True)}
+        self.defaults = Defaults(service=service)
 
     def handle(self, message: Any) -> dict[str, Any] | None:
         """The response to one JSON-RPC message (None for notifications)."""
@@ -100,7 +49,7 @@ class McpServer:
             elif method.startswith("notifications/"):
                 return None
             elif method == "tools/list":
-                result = {"tools": TOOLS}
+                result = {"tools": [t.spec() for t in self.tools.values()]}
             elif method == "tools/call":
                 result = self._call(params.get("name"), params.get("arguments") or {})
             else:
@@ -111,24 +60,8 @@ class McpServer:
 
     def _call(self, name: Any, arguments: dict[str, Any]) -> dict[str, Any]:
         try:
-            conversation = {k: arguments[k] for k in CONVERSATION_PROPERTIES if k in arguments}
-            if name == "ask":
-                data = self.service.ask(
-                    {
-                        "question": arguments.get("question"),
-                        "action": arguments.get("action", "runsql"),
-                        **conversation,
-                    }
-                )
-            elif name == "query_data":
-                data = self.service.query({"question": arguments.get("question"), **conversation})
-            elif name == "list_templates":
-                data = self.service.templates()
-            elif name == "describe_schema":
-                data = self.service.schema()
-            else:
-                return {"content": [{"type": "text", "text": f"unknown tool {name!r}"}], "isError": True}
-        except CtxtoolError as exc:
+            data = call(self.tools, name, arguments, self.defaults)
+        except ToolError as exc:
             return {"content": [{"type": "text", "text": str(exc)}], "isError": True}
         text = json.dumps(data, ensure_ascii=False, default=str)
         is_error = isinstance(data, dict) and data.get("status") == "error"
