@@ -114,7 +114,10 @@ def test_asgi_app_mounts_at_mcp_in_another_application():
 
     mcp_app = asgi_app(token=TOKEN)
     app = Starlette(
-        routes=[Route("/health", lambda request: JSONResponse({"status": "ok"})), Route("/mcp", endpoint=mcp_app)],
+        routes=[
+            Route("/health", lambda request: JSONResponse({"status": "ok"})),
+            Route("/mcp", endpoint=mcp_app),
+        ],
         lifespan=lambda _app: mcp_app.lifespan(),
     )
     port = _free_port()

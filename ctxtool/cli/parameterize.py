@@ -15,8 +15,8 @@ import click
 from ctxtool import console
 from ctxtool.contextset import load
 from ctxtool.errors import EXIT_FINDINGS, InputError
-from ctxtool.jsondoc import dumps_json, load_json, write_text_atomic
-from ctxtool.parameterize import parameterize_set
+from ctxtool.jsondoc import load_json, write_text_atomic
+from ctxtool.parameterize import parameterize_contextset
 
 
 def _load_snapshot(path: str) -> dict:
@@ -80,14 +80,9 @@ def command(
         dialect = (snapshot or {}).get("dialect")
     if not dialect:
         raise InputError("name the SQL dialect with --dialect postgres|mysql|spanner (or give --snapshot)")
-    if not isinstance(cs.data, dict):
-        raise InputError(
-            f"{cs.path}:1:1: a context set is a JSON object with templates, facets and value_searches"
-        )
-    new_data, report = parameterize_set(cs.data, dialect, snapshot, force=force)
-    # compared with the normalized data: a complete file in the legacy spelling is left as it is
-    changed = new_data != cs.data
-    new_text = dumps_json(new_data) if changed else cs.doc.text
+    _, report, changed_text = parameterize_contextset(cs, dialect, snapshot, force=force)
+    changed = changed_text is not None
+    new_text = changed_text if changed else cs.doc.text
 
     legacy = isinstance(cs.doc.data, dict) and "fragments" in cs.doc.data and "facets" not in cs.doc.data
     problems = 0

@@ -11,23 +11,6 @@ from typing import Any
 from ctxtool.mcp.tools import DIALECT, DSN, SET_PATH, SNAPSHOT, Defaults, Tool, ToolError, dsn_of, schema
 
 
-def _snapshot_from(dsn: str | None, snapshot: str | None, defaults: Defaults) -> tuple[dict, str | None]:
-    """A snapshot from the ``snapshot`` file, else introspected (with profiles) from the DSN."""
-    from ctxtool import snapshot as snapshots
-
-    if snapshot:
-        return snapshots.load(snapshot), None
-    target = dsn_of(dsn, defaults)
-    from ctxtool.connectors import connect
-
-    with connect(target) as conn:
-        return snapshots.build(conn, profile=True), target
-
-
-def _table_names(snap: dict) -> list[str]:
-    return [t["name"] for s in snap.get("schemas") or [] for t in s.get("tables") or []]
-
-
 def introspect(
     *,
     defaults: Defaults,
@@ -75,6 +58,7 @@ def _draft(
     workload: str | None = None,
     use_llm: bool = False,
 ) -> dict[str, Any]:
+    from ctxtool import snapshot as snapshots
     from ctxtool.draft import draft
     from ctxtool.draft.merge import existing_items, merge_file
 
@@ -86,34 +70,14 @@ def _draft(
 
         llm = ChatClient.from_env()
     existing = existing_items(merge, kind) if merge else []
+    options = {"tables": tables, "workload": workload, "glossary": glossary, "llm": llm, "existing": existing}
     if snapshot:
-        from ctxtool import snapshot as snapshots
-
-        result = draft(
-            kind,
-            snapshots.load(snapshot),
-            tables=tables,
-            workload=workload,
-            glossary=glossary,
-            llm=llm,
-            existing=existing,
-        )
+        result = draft(kind, snapshots.load(snapshot), **options)
     else:
-        from ctxtool import snapshot as snapshots
         from ctxtool.connectors import connect
 
         with connect(dsn_of(dsn, defaults), statement_timeout=10.0, row_cap=1000) as conn:
-            snap = snapshots.build(conn, profile=True)
-            result = draft(
-                kind,
-                snap,
-                connector=conn,
-                tables=tables,
-                workload=workload,
-                glossary=glossary,
-                llm=llm,
-                existing=existing,
-            )
+            result = draft(kind, snapshots.build(conn, profile=True), connector=conn, **options)
     items = result.items()
     out: dict[str, Any] = {"report": result.report(), "executed": not snapshot}
     if merge:
@@ -218,21 +182,17 @@ def parameterize(
 ) -> dict[str, Any]:
     from ctxtool import contextset
     from ctxtool import snapshot as snapshots
-    from ctxtool.jsondoc import dumps_json, write_text_atomic
-    from ctxtool.parameterize import parameterize_set
+    from ctxtool.jsondoc import write_text_atomic
+    from ctxtool.parameterize import parameterize_contextset
 
     cs = contextset.load(path)
     snap = snapshots.load(snapshot) if snapshot else None
     dialect = dialect or (snap or {}).get("dialect")
     if not dialect:
         raise ToolError("name the SQL dialect (dialect: postgres|mysql|spanner) or pass a snapshot")
-    if not isinstance(cs.data, dict):
-        raise ToolError(
-            f"{path}:1:1: a context set is a JSON object with templates, facets and value_searches"
-        )
-    new_data, report = parameterize_set(cs.data, dialect, snap, force=force)
-    changed = new_data != cs.data
-    new_text = dumps_json(new_data) if changed else cs.doc.text
+    _, report, changed_text = parameterize_contextset(cs, dialect, snap, force=force)
+    changed = changed_text is not None
+    new_text = changed_text if changed else cs.doc.text
     if write and changed:
         write_text_atomic(path, new_text)
     items = []

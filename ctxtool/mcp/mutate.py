@@ -47,7 +47,7 @@ def _find(items: list[Any], kind: str, op: dict[str, Any], n: int) -> int:
     return found[0]
 
 
-def _apply(data: dict[str, Any], operations: list[dict[str, Any]], legacy: bool) -> list[tuple[str, int]]:
+def _apply(data: dict[str, Any], operations: list[dict[str, Any]]) -> list[tuple[str, int]]:
     """Apply ``operations`` to ``data`` (current spelling); returns (kind, index) of items added or
     updated, indices as they are after every operation."""
     changed: list[tuple[str, int]] = []
@@ -115,7 +115,7 @@ def mutate_set(
             raise ToolError(f"{path}:1:1: a context set is a JSON object; cannot change its items")
     legacy = "fragments" in raw and "facets" not in raw
     data, _ = normalize_legacy(copy.deepcopy(raw))
-    changed = _apply(data, operations, legacy)
+    changed = _apply(data, operations)
     notes = []
     if parameterize and changed:
         from ctxtool.parameterize import parameterize_set

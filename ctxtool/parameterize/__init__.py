@@ -10,6 +10,7 @@ from ctxtool.parameterize.core import (
     ItemResult,
     Param,
     derive,
+    parameterize_contextset,
     parameterize_item,
     parameterize_set,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "SqlValue",
     "derive",
     "extract_values",
+    "parameterize_contextset",
     "parameterize_item",
     "parameterize_set",
 ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.dialects import normalize
-from ctxtool.errors import CtxtoolError
+from ctxtool.errors import CtxtoolError, InputError
 from ctxtool.parameterize.align import Span, candidate_spans
 from ctxtool.parameterize.extract import LogicLiteral, SqlValue, extract_values
 from ctxtool.parameterize.types import manifest_type, value_search_columns
@@ -493,3 +493,20 @@ def parameterize_set(
                 )
             )
     return data, report
+
+
+def parameterize_contextset(
+    cs: Any, dialect: str, snapshot: Mapping[str, Any] | None = None, force: bool = False
+) -> tuple[Any, list[ItemReport], str | None]:
+    """:func:`parameterize_set` on a loaded :class:`~ctxtool.contextset.ContextSet`: the new data, the
+    report, and the file's new text (None when nothing changes: a complete file, even in the legacy
+    spelling, is left byte for byte as it is). What ``ctxtool parameterize`` and the MCP tool run."""
+    from ctxtool.jsondoc import dumps_json
+
+    if not isinstance(cs.data, dict):
+        raise InputError(
+            f"{cs.path}:1:1: a context set is a JSON object with templates, facets and value_searches"
+        )
+    new_data, report = parameterize_set(cs.data, dialect, snapshot, force=force)
+    # compared with the normalized data: a complete file in the legacy spelling is left as it is
+    return new_data, report, dumps_json(new_data) if new_data != cs.data else None
