@@ -261,3 +261,39 @@ def test_server_defaults_from_options(db, tmp_path):
         assert c.ok("introspect", {"output": "s.json"})["dialect"] == dialect
         follow = c.ok("ask", {"question": "How many accounts are there?", "session": "s1"})
         assert follow["conversation"]["session"] == "s1"
+
+
+def test_requests_from_a_file_are_all_answered_before_exit(tmp_path):
+    """`ctxtool mcp < requests.jsonl`: end of input waits for every answer; a bad request is an error
+    response, a line that is not JSON is skipped, and the process exits 0."""
+    import subprocess
+    import sys
+
+    def request(i: int, method: str, params: dict) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params})
+
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+    lines = [
+        request(1, "initialize", init),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        "not json",
+        request(
+            2,
+            "tools/call",
+            {"name": "validate", "arguments": {"paths": [str(REPO / "samples" / "postgres")]}},
+        ),
+        request(3, "tools/call", {"name": "validate", "arguments": {"paths": 7}}),
+        request(4, "no/such", {}),
+    ]
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("\n".join(lines) + "\n")
+    with requests.open() as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "ctxtool", "mcp"], stdin=stdin, capture_output=True, text=True, timeout=120
+        )
+    assert done.returncode == 0, done.stderr
+    answers = {r["id"]: r for r in map(json.loads, done.stdout.splitlines())}
+    assert set(answers) == {1, 2, 3, 4}
+    assert answers[2]["result"]["structuredContent"]["summary"]["files"] == 3
+    assert answers[3]["result"]["isError"] and "paths" in answers[3]["result"]["content"][0]["text"]
+    assert answers[4]["error"]["code"] == -32601

@@ -68,7 +68,7 @@ def command(
             host, port = _host_port(http)
             serve_http(asgi_app(token=token or "", defaults=defaults, tools=tools, host=host), host, port)
         else:
-            from ctxtool.mcp.server import serve_stdio
+            from ctxtool.mcp.stdio import serve_stdio
 
             serve_stdio(tools, defaults)
     finally:

@@ -1,5 +1,5 @@
 """The MCP server on the MCP Python SDK (low-level ``Server``): ``tools/list`` and ``tools/call`` over
-the registry of :mod:`ctxtool.mcp.tools`, on stdio (:func:`serve_stdio`) or streamable HTTP
+the registry of :mod:`ctxtool.mcp.tools`, on stdio (:mod:`ctxtool.mcp.stdio`) or streamable HTTP
 (:mod:`ctxtool.mcp.http`).
 
 Tool functions are plain blocking library calls: each runs in a worker thread so the event loop keeps
@@ -11,8 +11,6 @@ side. A failing call is a tool result with ``isError`` and a one-line message; t
 from __future__ import annotations
 
 import json
-import os
-import sys
 from typing import Any
 
 from ctxtool import __version__
@@ -85,65 +83,3 @@ def build_server(tools: dict[str, Tool], defaults: Defaults, *, serialize: bool)
     )
     server.middleware = []  # the SDK's default OpenTelemetry span per message: no exporter here
     return server
-
-
-class _LineReader:
-    """Lines of a pipe read on the event loop (the SDK's default reads each line in a worker thread)."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.reader: Any = None
-
-    def __aiter__(self) -> _LineReader:
-        return self
-
-    async def __anext__(self) -> str:
-        import asyncio
-
-        if self.reader is None:
-            loop = asyncio.get_running_loop()
-            self.reader = asyncio.StreamReader(limit=1 << 26, loop=loop)
-            pipe = os.fdopen(self.fd, "rb", buffering=0, closefd=False)
-            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(self.reader), pipe)
-        line = await self.reader.readline()
-        if not line:
-            raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
-
-
-class _LineWriter:
-    """Writes whole messages to a pipe at once (small and sequential: no worker thread needed)."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    async def write(self, text: str) -> None:
-        data = memoryview(text.encode("utf-8"))
-        while data:
-            data = data[os.write(self.fd, data) :]
-
-    async def flush(self) -> None:
-        return None
-
-
-def serve_stdio(tools: dict[str, Tool], defaults: Defaults) -> None:
-    """Serve over stdin/stdout until the client closes the pipe. Messages for people go to stderr;
-    while serving, file descriptors 0 and 1 point at /dev/null and stderr, so nothing a library
-    prints can corrupt the protocol."""
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    server = build_server(tools, defaults, serialize=True)
-    wire_in, wire_out = os.dup(0), os.dup(1)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.dup2(2, 1)
-    os.close(devnull)
-
-    async def main() -> None:
-        async with stdio_server(_LineReader(wire_in), _LineWriter(wire_out)) as (read, write):  # type: ignore[arg-type]
-            await server.run(read, write, server.create_initialization_options())
-
-    sys.stderr.write(f"ctxtool MCP server ({len(tools)} tools) on stdio\n")
-    sys.stderr.flush()
-    anyio.run(main)

@@ -1,0 +1,134 @@
+"""The MCP server on stdin/stdout, as agents start it (``ctxtool mcp``).
+
+Lines are read on the event loop when stdin is a pipe (the SDK's default reader spends a worker
+thread on every line), straight from the file when it is one, and in a worker thread from a terminal.
+At end of input the server first answers every request it has read, so ``ctxtool mcp < requests``
+works in scripts. While it serves, file descriptors 0 and 1 point at /dev/null and stderr: nothing a
+library prints can corrupt the protocol. Messages for people go to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from typing import Any
+
+from ctxtool.mcp.tools import Defaults, Tool
+
+_RESPONSE = re.compile(r'\{"jsonrpc":"2\.0","id":[^,]+,"(?:result|error)"')  # the SDK's field order
+
+
+class _Pending:
+    """Requests read and not yet answered (what end of input waits for)."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self.count = 0
+        self.changed = anyio.Event()
+
+    def add(self, n: int) -> None:
+        import anyio
+
+        self.count += n
+        self.changed.set()
+        self.changed = anyio.Event()
+
+    async def drained(self) -> None:
+        while self.count > 0:
+            await self.changed.wait()
+
+
+class _LineReader:
+    def __init__(self, fd: int, pending: _Pending) -> None:
+        mode = os.fstat(fd).st_mode
+        self.kind = (
+            "pipe" if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else "tty" if os.isatty(fd) else "file"
+        )
+        self.file = os.fdopen(fd, "rb", buffering=0 if self.kind == "pipe" else -1, closefd=False)
+        self.pending = pending
+        self.reader: Any = None
+
+    def __aiter__(self) -> _LineReader:
+        return self
+
+    async def _readline(self) -> bytes:
+        if self.kind == "file":
+            return self.file.readline()
+        if self.kind == "tty":
+            from anyio import to_thread
+
+            return await to_thread.run_sync(self.file.readline)
+        if self.reader is None:
+            import asyncio
+
+            loop = asyncio.get_running_loop()
+            self.reader = asyncio.StreamReader(limit=1 << 26, loop=loop)
+            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(self.reader), self.file)
+        return await self.reader.readline()
+
+    async def __anext__(self) -> str:
+        line = await self._readline()
+        if not line:
+            await self.pending.drained()
+            raise StopAsyncIteration
+        try:
+            message = json.loads(line)
+        except ValueError:
+            message = None  # the SDK reports it
+        if isinstance(message, dict) and "method" in message:
+            if "id" in message:
+                self.pending.add(1)
+            elif message["method"] == "notifications/cancelled":
+                self.pending.add(-1)  # a cancelled request gets no response
+        return line.decode("utf-8", errors="replace")
+
+
+class _LineWriter:
+    """Writes each message at once (small, sequential: no worker thread needed)."""
+
+    def __init__(self, fd: int, pending: _Pending) -> None:
+        self.fd = fd
+        self.pending = pending
+
+    async def write(self, text: str) -> None:
+        data = memoryview(text.encode("utf-8"))
+        while data:
+            data = data[os.write(self.fd, data) :]
+        if _RESPONSE.match(text):
+            self.pending.add(-1)
+
+    async def flush(self) -> None:
+        return None
+
+
+def serve_stdio(tools: dict[str, Tool], defaults: Defaults) -> None:
+    """Serve over stdin/stdout until end of input."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    from ctxtool.mcp.server import build_server
+
+    server = build_server(tools, defaults, serialize=True)
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    os.close(devnull)
+
+    async def main() -> None:
+        pending = _Pending()
+        reader, writer = _LineReader(wire_in, pending), _LineWriter(wire_out, pending)
+        async with stdio_server(reader, writer) as (read, write):  # type: ignore[arg-type]
+            await server.run(read, write, server.create_initialization_options())
+
+    sys.stderr.write(f"ctxtool MCP server ({len(tools)} tools) on stdio\n")
+    sys.stderr.flush()
+    try:
+        anyio.run(main)
+    finally:
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
