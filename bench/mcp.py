@@ -64,7 +64,7 @@ def main() -> None:
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
     from ctxtool import contextset
-    from ctxtool.parameterize import parameterize_set
+    from ctxtool.parameterize import parameterize_contextset
     from ctxtool.validate import validate_paths
 
     ops: list[tuple[str, Callable[[], Any], str, dict[str, Any]]] = [
@@ -82,7 +82,7 @@ def main() -> None:
         ),
         (
             "parameterize (financial.json)",
-            lambda: parameterize_set(contextset.load(SET).data, "postgres"),
+            lambda: parameterize_contextset(contextset.load(SET), "postgres"),
             "parameterize",
             {"path": SET, "dialect": "postgres"},
         ),
