@@ -22,9 +22,10 @@ def introspect(
 ) -> dict[str, Any]:
     from ctxtool import snapshot as snapshots
     from ctxtool.connectors import connect
+    from ctxtool.connectors.base import DEFAULT_STATEMENT_TIMEOUT
     from ctxtool.jsondoc import write_text_atomic
 
-    with connect(dsn_of(dsn, defaults), statement_timeout=30.0) as conn:
+    with connect(dsn_of(dsn, defaults), statement_timeout=DEFAULT_STATEMENT_TIMEOUT * 6) as conn:
         snap = snapshots.build(conn, schemas or None, profile=profile)
     if output:
         write_text_atomic(output, snapshots.dumps(snap))
@@ -346,9 +347,7 @@ def evaluate(
     from ctxtool.runtime.evaluate import load_golden, run_eval
 
     questions = load_golden(golden)
-    with Runtime(
-        set_ref(context, set, defaults), dsn=dsn_of(dsn, defaults), store=defaults.store, use_llm=False
-    ) as rt:
+    with Runtime(set_ref(context, set, defaults), dsn=dsn_of(dsn, defaults), store=defaults.store) as rt:
         report = run_eval(rt, questions, database=database)
     data = report.to_dict()
     if not verbose:
