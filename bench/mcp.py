@@ -5,7 +5,8 @@ each operation runs first in this process through the library, then as a tool ca
 times each after a warm-up, and the medians are compared. Operations: validate and parameterize a
 sample set (no database), and with ``--dsn`` (the financial sample loaded, e.g. by
 ``python -m ctxtool.sampledata``) introspect with profiles, and list_templates and ask (showsql and
-runsql) on the runtime set.
+runsql) on the runtime set, and validate with live plans (the library call opening its session as
+`ctxtool validate --dsn` does; the server keeps its session open between calls).
 
     .venv/bin/python bench/mcp.py
     .venv/bin/python bench/mcp.py --dsn postgresql://postgres@127.0.0.1:5432/DB --rounds 50
@@ -103,8 +104,18 @@ def main() -> None:
                 snap = snapshots.build(conn, profile=True)
             write_text_atomic(snapshot_path, snapshots.dumps(snap))
 
+        def validate_live() -> None:  # what `ctxtool validate --dsn` does: a session per run
+            with connect(args.dsn) as conn:
+                validate_paths([RUNTIME_SET], dialect="postgres", connector=conn)
+
         ops += [
             ("introspect (profile)", introspect, "introspect", {"dsn": args.dsn, "output": snapshot_path}),
+            (
+                "validate --dsn (live plans)",
+                validate_live,
+                "validate",
+                {"paths": [RUNTIME_SET], "dsn": args.dsn},
+            ),
             ("list_templates", runtime.list_templates, "list_templates", where),
             (
                 "ask showsql",
@@ -135,9 +146,11 @@ def main() -> None:
     if runtime is not None:
         runtime.close()
 
-    print(f"{'operation':<32} {'library ms':>11} {'MCP call ms':>12} {'ratio':>7}")
+    print(f"{'operation':<32} {'library ms':>11} {'MCP call ms':>12} {'ratio':>7} {'overhead ms':>12}")
     for label, lib_ms, mcp_ms in rows:
-        print(f"{label:<32} {lib_ms:>11.2f} {mcp_ms:>12.2f} {mcp_ms / lib_ms:>6.2f}x")
+        print(
+            f"{label:<32} {lib_ms:>11.2f} {mcp_ms:>12.2f} {mcp_ms / lib_ms:>6.2f}x {mcp_ms - lib_ms:>12.2f}"
+        )
     print(f"\nmedians of {args.rounds} interleaved calls after 3 warm-up calls; goal: ratio <= 1.2")
 
 

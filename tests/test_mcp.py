@@ -297,3 +297,41 @@ def test_requests_from_a_file_are_all_answered_before_exit(tmp_path):
     assert answers[2]["result"]["structuredContent"]["summary"]["files"] == 3
     assert answers[3]["result"]["isError"] and "paths" in answers[3]["result"]["content"][0]["text"]
     assert answers[4]["error"]["code"] == -32601
+
+
+def _sessions(engine: str, dsn: str) -> set:
+    """The server-side sessions open on the test database (pid / connection id, and start)."""
+    import urllib.parse
+
+    name = urllib.parse.urlsplit(dsn).path.lstrip("/")
+    if engine == "postgres":
+        import psycopg
+
+        with psycopg.connect(dsn.rsplit("/", 1)[0] + "/postgres") as conn:
+            sql = "SELECT pid, backend_start FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()"
+            return set(conn.execute(sql, (name,)).fetchall())
+    from tests.backends import _mysql_connect
+
+    conn = _mysql_connect()
+    try:
+        cur = conn.cursor()
+        cur.execute(
+            "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = %s AND ID <> CONNECTION_ID()", (name,)
+        )
+        return set(cur.fetchall())
+    finally:
+        conn.close()
+
+
+def test_sessions_stay_open_between_calls(db, tmp_path):
+    """The server keeps its database sessions warm: the session of a call outlives it, and the next
+    call on the same database reuses it."""
+    engine, dsn, dialect, runtime_set = db
+    with stdio(cwd=tmp_path) as c:
+        before = _sessions(engine, dsn)
+        c.ok("validate", {"paths": [runtime_set], "dsn": dsn})
+        first = _sessions(engine, dsn)
+        assert first - before, "no session kept open after the call"
+        c.ok("validate", {"paths": [runtime_set], "dsn": dsn})
+        c.ok("validate", {"text": json.dumps({"templates": []}), "dsn": dsn})
+        assert _sessions(engine, dsn) == first

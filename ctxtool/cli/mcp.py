@@ -52,6 +52,7 @@ def command(
     """
     from ctxtool.connectors.dsn import parse
     from ctxtool.mcp import runtime_tools
+    from ctxtool.mcp.connections import CONNECTIONS
     from ctxtool.mcp.server import registry
     from ctxtool.mcp.tools import Defaults
 
@@ -73,3 +74,4 @@ def command(
             serve_stdio(tools, defaults)
     finally:
         runtime_tools.SERVICES.close()
+        CONNECTIONS.forget()

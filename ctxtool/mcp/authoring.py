@@ -4,10 +4,12 @@ instead of printing; the tool's schema lives beside it in :data:`TOOLS`."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 from typing import Any
 
+from ctxtool.mcp.connections import CONNECTIONS
 from ctxtool.mcp.tools import DIALECT, DSN, SET_PATH, SNAPSHOT, Defaults, Tool, ToolError, dsn_of, schema
 
 
@@ -21,11 +23,10 @@ def introspect(
     include_snapshot: bool = False,
 ) -> dict[str, Any]:
     from ctxtool import snapshot as snapshots
-    from ctxtool.connectors import connect
     from ctxtool.connectors.base import DEFAULT_STATEMENT_TIMEOUT
     from ctxtool.jsondoc import write_text_atomic
 
-    with connect(dsn_of(dsn, defaults), statement_timeout=DEFAULT_STATEMENT_TIMEOUT * 6) as conn:
+    with CONNECTIONS.session(dsn_of(dsn, defaults), statement_timeout=DEFAULT_STATEMENT_TIMEOUT * 6) as conn:
         snap = snapshots.build(conn, schemas or None, profile=profile)
     if output:
         write_text_atomic(output, snapshots.dumps(snap))
@@ -75,9 +76,7 @@ def _draft(
     if snapshot:
         result = draft(kind, snapshots.load(snapshot), **options)
     else:
-        from ctxtool.connectors import connect
-
-        with connect(dsn_of(dsn, defaults), statement_timeout=10.0, row_cap=1000) as conn:
+        with CONNECTIONS.session(dsn_of(dsn, defaults), statement_timeout=10.0, row_cap=1000) as conn:
             result = draft(kind, snapshots.build(conn, profile=True), connector=conn, **options)
     items = result.items()
     out: dict[str, Any] = {"report": result.report(), "executed": not snapshot}
@@ -151,6 +150,8 @@ def draft_values(
         apply=apply_ddl,
         limit=limit,
     )
+    if result.applied:
+        CONNECTIONS.forget(target)  # their cached server info (extensions) may be out of date
     return {
         "written": output or merge,
         "added": result.added,
@@ -257,15 +258,10 @@ def validate(
     if bool(paths) == (text is not None):
         raise ToolError("give exactly one of paths (files, directories, globs) and text (a set as JSON)")
     snap = snapshots.load(snapshot) if snapshot else None
-    connector = None
-    if dsn:
-        from ctxtool.connectors import connect
-
-        connector = connect(dsn)
-    dialect = (
-        dialect or (connector.dialect if connector else None) or (snap or {}).get("dialect") or "postgres"
-    )
-    try:
+    with contextlib.ExitStack() as stack:
+        connector = stack.enter_context(CONNECTIONS.session(dsn)) if dsn else None
+        dialect = dialect or (connector.dialect if connector else None) or (snap or {}).get("dialect")
+        dialect = dialect or "postgres"
         if text is not None:
             findings = validate_text(text, "<text>", dialect=dialect, snapshot=snap, connector=connector)
             files, unreadable = ["<text>"], []
@@ -274,9 +270,6 @@ def validate(
                 paths or [], dialect=dialect, strict=strict, snapshot=snap, connector=connector
             )
             findings, files, unreadable = result.findings, result.files, result.unreadable
-    finally:
-        if connector is not None:
-            connector.close()
     if strict and text is not None:
         findings = [dataclasses.replace(f, severity="error") for f in findings]
     if not files and not unreadable:
@@ -302,13 +295,12 @@ def test_values(
     min_recall: float | None = None,
 ) -> dict[str, Any]:
     from ctxtool import contextset
-    from ctxtool.connectors import connect
     from ctxtool.runtime.answer import jsonable
     from ctxtool.values.testing import probe_value
     from ctxtool.values.testing import test_values as run
 
     cs = contextset.load(path)
-    with connect(dsn_of(dsn, defaults), statement_timeout=5.0) as conn:
+    with CONNECTIONS.session(dsn_of(dsn, defaults), statement_timeout=5.0) as conn:
         if probe is not None:
             rows = probe_value(cs, conn, probe)
             names = ("value", "columns", "concept_type", "distance", "context")
