@@ -26,16 +26,24 @@ class Client:
     def tools(self) -> dict[str, Any]:
         return {t.name: t for t in self.portal.call(self.session.list_tools).tools}
 
-    def call(self, name: str, arguments: dict[str, Any] | None = None) -> tuple[bool, Any]:
-        result = self.portal.call(self.session.call_tool, name, arguments or {})
+    def call(
+        self, name: str, arguments: dict[str, Any] | None = None, progress: list | None = None
+    ) -> tuple[bool, Any]:
+        """``progress``: a list that collects the (progress, total, message) notifications of the call."""
+
+        async def on_progress(done: float, total: float | None, message: str | None) -> None:
+            progress.append((done, total, message))
+
+        callback = on_progress if progress is not None else None
+        result = self.portal.call(self.session.call_tool, name, arguments or {}, None, callback)
         text = result.content[0].text if result.content else ""
         if result.is_error and result.structured_content is None:
             return True, text
         assert json.loads(text) == result.structured_content  # the text block carries the same data
         return bool(result.is_error), result.structured_content
 
-    def ok(self, name: str, arguments: dict[str, Any] | None = None) -> Any:
-        failed, data = self.call(name, arguments)
+    def ok(self, name: str, arguments: dict[str, Any] | None = None, progress: list | None = None) -> Any:
+        failed, data = self.call(name, arguments, progress)
         assert not failed, f"{name} failed: {data}"
         return data
 

@@ -84,9 +84,11 @@ def test_authoring_session(client, db):
     assert {"district", "account", "loan"} <= names and "snapshot" not in snap
     assert snap["dialect"] == dialect and (work / "db.snapshot.json").exists()
 
+    steps: list = []
     drafted = client.ok(
-        "draft_templates", {"dsn": dsn, "output": "set.json", "tables": ["district", "account"]}
+        "draft_templates", {"dsn": dsn, "output": "set.json", "tables": ["district", "account"]}, steps
     )
+    assert steps and steps[0][2].startswith("introspecting")  # progress, while the drafts are checked
     assert drafted["executed"] and drafted["report"]["kept"] == len(drafted["templates"]) > 3
     assert json.loads((work / "set.json").read_text())["templates"] == drafted["templates"]
     facets = client.ok("draft_facets", {"snapshot": "db.snapshot.json", "merge": "set.json"})
@@ -205,7 +207,11 @@ def test_runtime_tools_and_eval(client, db):
         for q in golden:
             q["golden_sql"] = sqlglot.transpile(q["golden_sql"], read="postgres", write="mysql")[0]
     (work / "golden.json").write_text(json.dumps(golden))
-    report = client.ok("eval", {"golden": "golden.json", "context": runtime_set, "dsn": dsn, "verbose": True})
+    steps: list = []
+    report = client.ok(
+        "eval", {"golden": "golden.json", "context": runtime_set, "dsn": dsn, "verbose": True}, progress=steps
+    )
+    assert steps[0][1] == 6 and steps[-1] == (6, 6, "asking golden questions")  # progress notifications
     overall = report["summary"]["overall"]
     assert overall["questions"] == 6 and overall["correct"] >= 4 and overall["wrong"] == 0
     assert {q["id"] for q in report["questions"]} == {q["id"] for q in golden}

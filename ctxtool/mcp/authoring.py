@@ -7,10 +7,45 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import difflib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ctxtool.mcp.connections import CONNECTIONS
-from ctxtool.mcp.tools import DIALECT, DSN, SET_PATH, SNAPSHOT, Defaults, Tool, ToolError, dsn_of, schema
+from ctxtool.mcp.tools import (
+    DIALECT,
+    DSN,
+    SET_PATH,
+    SNAPSHOT,
+    Defaults,
+    Tool,
+    ToolError,
+    dsn_of,
+    progress,
+    schema,
+)
+
+
+def _counter(what: str, total: int | None = None) -> Callable[[Any], None]:
+    """A library ``progress`` callback (called once per step) reporting to the MCP client."""
+    done = [0]
+
+    def step(item: Any) -> None:
+        done[0] += 1
+        progress(done[0], total, f"{what}: {item}" if isinstance(item, str) else what)
+
+    return step
+
+
+def _each(what: str) -> Callable[[list[Any]], Iterator[Any]]:
+    """A library ``progress`` wrapper of a list (``run_eval``'s) reporting to the MCP client."""
+
+    def wrap(items: list[Any]) -> Iterator[Any]:
+        for i, item in enumerate(items):
+            progress(i, len(items), what)
+            yield item
+        progress(len(items), len(items), what)
+
+    return wrap
 
 
 def introspect(
@@ -27,7 +62,7 @@ def introspect(
     from ctxtool.jsondoc import write_text_atomic
 
     with CONNECTIONS.session(dsn_of(dsn, defaults), statement_timeout=DEFAULT_STATEMENT_TIMEOUT * 6) as conn:
-        snap = snapshots.build(conn, schemas or None, profile=profile)
+        snap = snapshots.build(conn, schemas or None, profile=profile, progress=_counter("introspecting"))
     if output:
         write_text_atomic(output, snapshots.dumps(snap))
     tables = [
@@ -77,7 +112,10 @@ def _draft(
         result = draft(kind, snapshots.load(snapshot), **options)
     else:
         with CONNECTIONS.session(dsn_of(dsn, defaults), statement_timeout=10.0, row_cap=1000) as conn:
-            result = draft(kind, snapshots.build(conn, profile=True), connector=conn, **options)
+            snap = snapshots.build(conn, profile=True, progress=_counter("introspecting"))
+            result = draft(
+                kind, snap, connector=conn, progress=_counter(f"checking drafted {kind}"), **options
+            )
     items = result.items()
     out: dict[str, Any] = {"report": result.report(), "executed": not snapshot}
     if merge:
@@ -317,7 +355,15 @@ def test_values(
                     for r in rows
                 ],
             }
-        report = run(cs, conn, samples=samples, seed=seed, min_recall=min_recall)
+        total = sum(1 for _ in cs.items("value_searches"))
+        report = run(
+            cs,
+            conn,
+            samples=samples,
+            seed=seed,
+            min_recall=min_recall,
+            progress=_counter("testing value searches", total),
+        )
     return report.to_dict()
 
 
@@ -340,7 +386,7 @@ def evaluate(
 
     questions = load_golden(golden)
     with Runtime(set_ref(context, set, defaults), dsn=dsn_of(dsn, defaults), store=defaults.store) as rt:
-        report = run_eval(rt, questions, database=database)
+        report = run_eval(rt, questions, database=database, progress=_each("asking golden questions"))
     data = report.to_dict()
     if not verbose:
         data["questions"] = [q for q in data["questions"] if q["outcome"] != "correct"]

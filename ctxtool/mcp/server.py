@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from ctxtool import __version__
-from ctxtool.mcp.tools import Defaults, Tool, ToolError, call_json
+from ctxtool.mcp.tools import Defaults, Tool, ToolError, call_json, reporting
 
 INSTRUCTIONS = (
     "ctxtool authors, checks and serves NL-to-SQL context sets (templates, facets, value searches). "
@@ -39,6 +39,25 @@ def registry(*, authoring: bool = True, preconfigured_runtime: bool = False) -> 
     return {t.name: t for t in tools}
 
 
+def _progress_reporter(ctx: Any) -> Any:
+    """A function the tool's worker thread calls to send ``notifications/progress`` to the client,
+    when the request asked for them (a ``progressToken``); else None."""
+    meta = ctx.meta
+    token = meta.get("progress_token", meta.get("progressToken")) if isinstance(meta, dict) else None
+    if token is None:
+        token = getattr(meta, "progress_token", None)
+    if token is None:
+        return None
+    from anyio import from_thread
+
+    def report(done: float, total: float | None, message: str) -> None:
+        from_thread.run(
+            ctx.session.send_progress_notification, token, done, total, message or None, ctx.request_id
+        )
+
+    return report
+
+
 def build_server(tools: dict[str, Tool], defaults: Defaults, *, serialize: bool) -> Any:
     """An SDK ``Server`` offering ``tools``; ``serialize`` runs calls one at a time, in arrival order."""
     import anyio
@@ -53,7 +72,10 @@ def build_server(tools: dict[str, Tool], defaults: Defaults, *, serialize: bool)
         return listed
 
     async def on_call_tool(ctx: Any, params: Any) -> Any:
+        report = _progress_reporter(ctx)
+
         def run() -> Any:
+            reporting(report)
             return call_json(tools, params.name, params.arguments, defaults)
 
         try:

@@ -8,12 +8,43 @@ a model: what it is for, when to call it, what comes back) and the plain functio
 
 from __future__ import annotations
 
+import contextvars
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.errors import CtxtoolError
+
+# How the call running in this thread reports progress: (done, total or None, message) -> None.
+_PROGRESS: contextvars.ContextVar[Callable[[float, float | None, str], None] | None] = contextvars.ContextVar(
+    "ctxtool_mcp_progress", default=None
+)
+PROGRESS_EVERY = 0.25  # seconds between two progress notifications of one call
+
+
+def reporting(report: Callable[[float, float | None, str], None] | None) -> None:
+    """Let the tool call about to run in this thread report its progress through ``report``."""
+    if report is None:
+        _PROGRESS.set(None)
+        return
+    last = [0.0]
+
+    def throttled(done: float, total: float | None, message: str) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY or (total is not None and done >= total):
+            last[0] = now
+            report(done, total, message)
+
+    _PROGRESS.set(throttled)
+
+
+def progress(done: float, total: float | None = None, message: str = "") -> None:
+    """Report the running call's progress to the client that asked for it (else nothing)."""
+    report = _PROGRESS.get()
+    if report is not None:
+        report(done, total, message)
 
 
 class ToolError(CtxtoolError):
