@@ -1,8 +1,12 @@
 """The authoring workflow and the runtime as MCP tools, for agents (the Gemini CLI, Claude Code, any
-MCP client): :mod:`~ctxtool.mcp.tools` (the registry and how a call runs), the tools themselves
-(:mod:`~ctxtool.mcp.authoring`, :mod:`~ctxtool.mcp.mutate`, :mod:`~ctxtool.mcp.runtime_tools`), and the
-transports on the MCP Python SDK: :mod:`~ctxtool.mcp.server` (stdio) and :mod:`~ctxtool.mcp.http`
-(streamable HTTP with a bearer token, as an ASGI app)."""
+MCP client).
+
+:mod:`~ctxtool.mcp.tools` is the registry and how a call runs; the tools are in
+:mod:`~ctxtool.mcp.drafting`, :mod:`~ctxtool.mcp.mutate`, :mod:`~ctxtool.mcp.checks` and
+:mod:`~ctxtool.mcp.runtime_tools` (with warm sessions from :mod:`~ctxtool.mcp.connections`); the server
+on the MCP Python SDK is :mod:`~ctxtool.mcp.server`, served over :mod:`~ctxtool.mcp.stdio` or
+streamable HTTP behind a bearer token (:mod:`~ctxtool.mcp.http`, an ASGI app).
+"""
 
 from ctxtool.mcp.tools import Defaults, Tool, ToolError, call
 

@@ -102,7 +102,7 @@ def mutate_set(
     from ctxtool.contextset import normalize_legacy
     from ctxtool.draft.merge import _indent, _legacy
     from ctxtool.jsondoc import load_json, pointer, write_text_atomic
-    from ctxtool.mcp.authoring import findings_payload
+    from ctxtool.mcp.checks import findings_payload
     from ctxtool.validate import validate_text
 
     creating = not os.path.exists(path)

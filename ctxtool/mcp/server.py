@@ -31,10 +31,9 @@ def registry(*, authoring: bool = True, preconfigured_runtime: bool = False) -> 
 
     tools: list[Tool] = []
     if authoring:
-        from ctxtool.mcp import authoring as authoring_tools
-        from ctxtool.mcp import mutate
+        from ctxtool.mcp import checks, drafting, mutate
 
-        tools += authoring_tools.TOOLS + mutate.TOOLS
+        tools += drafting.TOOLS + mutate.TOOLS + checks.TOOLS  # in the workflow's order
     tools += runtime_tools.tools(preconfigured_runtime)
     return {t.name: t for t in tools}
 

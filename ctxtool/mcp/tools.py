@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextvars
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,29 @@ def progress(done: float, total: float | None = None, message: str = "") -> None
     report = _PROGRESS.get()
     if report is not None:
         report(done, total, message)
+
+
+def counter(what: str, total: int | None = None) -> Callable[[Any], None]:
+    """A library ``progress`` callback (called once per step) reporting to the MCP client."""
+    done = [0]
+
+    def step(item: Any) -> None:
+        done[0] += 1
+        progress(done[0], total, f"{what}: {item}" if isinstance(item, str) else what)
+
+    return step
+
+
+def each(what: str) -> Callable[[list[Any]], Iterator[Any]]:
+    """A library ``progress`` wrapper of a list (``run_eval``'s) reporting to the MCP client."""
+
+    def wrap(items: list[Any]) -> Iterator[Any]:
+        for i, item in enumerate(items):
+            progress(i, len(items), what)
+            yield item
+        progress(len(items), len(items), what)
+
+    return wrap
 
 
 class ToolError(CtxtoolError):
