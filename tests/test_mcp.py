@@ -271,7 +271,7 @@ def test_server_defaults_from_options(db, tmp_path):
 
 def test_requests_from_a_file_are_all_answered_before_exit(tmp_path):
     """`ctxtool mcp < requests.jsonl`: end of input waits for every answer; a bad request is an error
-    response, a line that is not JSON is skipped, and the process exits 0."""
+    response, a line that is not JSON a parse error (-32700), and the process exits 0."""
     import subprocess
     import sys
 
@@ -299,7 +299,7 @@ def test_requests_from_a_file_are_all_answered_before_exit(tmp_path):
         )
     assert done.returncode == 0, done.stderr
     answers = {r["id"]: r for r in map(json.loads, done.stdout.splitlines())}
-    assert set(answers) == {1, 2, 3, 4}
+    assert set(answers) == {1, 2, 3, 4, None} and answers[None]["error"]["code"] == -32700
     assert answers[2]["result"]["structuredContent"]["summary"]["files"] == 3
     assert answers[3]["result"]["isError"] and "paths" in answers[3]["result"]["content"][0]["text"]
     assert answers[4]["error"]["code"] == -32601

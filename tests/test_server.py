@@ -110,7 +110,11 @@ def test_mcp_over_stdio(financial_dsn):
             "jsonrpc": "2.0",
             "id": 1,
             "method": "initialize",
-            "params": {"protocolVersion": "2025-06-18", "capabilities": {}},
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"},  # required by the MCP spec
+            },
         },
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
@@ -291,7 +295,10 @@ def test_serve_session_memory_option_and_mcp_conversations(financial_dsn, tmp_pa
         params = {"name": name, "arguments": arguments}
         return {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params}
 
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
     messages = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
         call(1, "ask", {"question": "How many accounts are there?"}),
         call(2, "ask", {"question": "break it down by frequency", "session": "s1"}),
         call(3, "query_data", {"question": "break it down by frequency"}),

@@ -57,7 +57,9 @@ def _progress_reporter(ctx: Any) -> Any:
     return report
 
 
-def build_server(tools: dict[str, Tool], defaults: Defaults, *, serialize: bool) -> Any:
+def build_server(
+    tools: dict[str, Tool], defaults: Defaults, *, serialize: bool, instructions: str = INSTRUCTIONS
+) -> Any:
     """An SDK ``Server`` offering ``tools``; ``serialize`` runs calls one at a time, in arrival order."""
     import anyio
     import mcp_types as types
@@ -98,7 +100,7 @@ def build_server(tools: dict[str, Tool], defaults: Defaults, *, serialize: bool)
     server = Server(
         "ctxtool",
         version=__version__,
-        instructions=INSTRUCTIONS,
+        instructions=instructions,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 from ctxtool.mcp.tools import Defaults, Tool
 
+_PARSE_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: not JSON"}}\n'
 _RESPONSE = re.compile(r'\{"jsonrpc":"2\.0","id":[^,]+,"(?:result|error)"')  # the SDK's field order
 
 
@@ -43,13 +44,16 @@ class _Pending:
 
 
 class _LineReader:
-    def __init__(self, fd: int, pending: _Pending) -> None:
+    """Lines of stdin; a line that is not JSON gets a parse error response here (the SDK drops it)."""
+
+    def __init__(self, fd: int, pending: _Pending, writer: _LineWriter) -> None:
         mode = os.fstat(fd).st_mode
         self.kind = (
             "pipe" if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else "tty" if os.isatty(fd) else "file"
         )
         self.file = os.fdopen(fd, "rb", buffering=0 if self.kind == "pipe" else -1, closefd=False)
         self.pending = pending
+        self.writer = writer
         self.reader: Any = None
 
     def __aiter__(self) -> _LineReader:
@@ -71,14 +75,19 @@ class _LineReader:
         return await self.reader.readline()
 
     async def __anext__(self) -> str:
-        line = await self._readline()
-        if not line:
-            await self.pending.drained()
-            raise StopAsyncIteration
-        try:
-            message = json.loads(line)
-        except ValueError:
-            message = None  # the SDK reports it
+        while True:
+            line = await self._readline()
+            if not line:
+                await self.pending.drained()
+                raise StopAsyncIteration
+            if not line.strip():
+                continue
+            try:
+                message = json.loads(line)
+            except ValueError:
+                self.writer.send(_PARSE_ERROR)
+                continue
+            break
         if isinstance(message, dict) and "method" in message:
             if "id" in message:
                 self.pending.add(1)
@@ -95,24 +104,28 @@ class _LineWriter:
         self.pending = pending
 
     async def write(self, text: str) -> None:
+        self.send(text)
+        if _RESPONSE.match(text):
+            self.pending.add(-1)
+
+    def send(self, text: str) -> None:
+        """Write ``text`` without counting it as an answer."""
         data = memoryview(text.encode("utf-8"))
         while data:
             data = data[os.write(self.fd, data) :]
-        if _RESPONSE.match(text):
-            self.pending.add(-1)
 
     async def flush(self) -> None:
         return None
 
 
-def serve_stdio(tools: dict[str, Tool], defaults: Defaults) -> None:
-    """Serve over stdin/stdout until end of input."""
+def serve_stdio(tools: dict[str, Tool], defaults: Defaults, **server_options: Any) -> None:
+    """Serve over stdin/stdout until end of input (``server_options``: of :func:`build_server`)."""
     import anyio
     from mcp.server.stdio import stdio_server
 
     from ctxtool.mcp.server import build_server
 
-    server = build_server(tools, defaults, serialize=True)
+    server = build_server(tools, defaults, serialize=True, **server_options)
     wire_in, wire_out = os.dup(0), os.dup(1)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
@@ -121,7 +134,8 @@ def serve_stdio(tools: dict[str, Tool], defaults: Defaults) -> None:
 
     async def main() -> None:
         pending = _Pending()
-        reader, writer = _LineReader(wire_in, pending), _LineWriter(wire_out, pending)
+        writer = _LineWriter(wire_out, pending)
+        reader = _LineReader(wire_in, pending, writer)
         async with stdio_server(reader, writer) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 

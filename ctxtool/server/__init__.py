@@ -4,6 +4,6 @@ server over stdio for agent tools."""
 from __future__ import annotations
 
 from ctxtool.server.http import make_server, serve_http
-from ctxtool.server.mcp import McpServer, serve_mcp
+from ctxtool.server.mcp import serve_mcp
 
-__all__ = ["McpServer", "make_server", "serve_http", "serve_mcp"]
+__all__ = ["make_server", "serve_http", "serve_mcp"]
