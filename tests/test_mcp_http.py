@@ -79,6 +79,10 @@ def test_right_token_serves_every_tool(server):
         assert answer["status"] == "answered" and answer["params"] == ["gold"]
         assert "no such file" in client.ok("validate", {"paths": ["nowhere.json"]})["unreadable"][0]
         assert "unknown tool" in client.error("nope")
+        golden = REPO / "tests" / "data" / "golden_financial.json"
+        steps: list = []  # a client asking for progress still gets its answer over stateless HTTP
+        report = client.ok("eval", {"golden": str(golden), "context": str(REPO / RUNTIME_SET)}, steps)
+        assert report["summary"]["overall"]["questions"] == 80
 
 
 @pytest.mark.postgres

@@ -50,9 +50,12 @@ def _progress_reporter(ctx: Any) -> Any:
     from anyio import from_thread
 
     def report(done: float, total: float | None, message: str) -> None:
-        from_thread.run(
-            ctx.session.send_progress_notification, token, done, total, message or None, ctx.request_id
-        )
+        try:
+            from_thread.run(
+                ctx.session.send_progress_notification, token, done, total, message or None, ctx.request_id
+            )
+        except Exception:  # noqa: BLE001 - progress is best effort: the call goes on without it
+            pass
 
     return report
 
