@@ -1,15 +1,19 @@
 """An MCP tool call against the same library call in-process: what the protocol costs an agent.
 
 One `ctxtool mcp` server is started over stdio and kept warm (the MCP Python SDK's client drives it);
-each operation runs first in this process through the library, then as a tool call, ``--rounds``
-times each after a warm-up, and the medians are compared. Operations: validate and parameterize a
-sample set (no database), and with ``--dsn`` (the financial sample loaded, e.g. by
-``python -m ctxtool.sampledata``) introspect with profiles, and list_templates and ask (showsql and
-runsql) on the runtime set, and validate with live plans (the library call opening its session as
-`ctxtool validate --dsn` does; the server keeps its session open between calls).
+each operation runs in this process through the library and as a tool call, interleaved, ``--rounds``
+times each after a warm-up, and the medians are compared. Without a database: validate and
+parameterize sample sets. With ``--dsn`` (the financial sample loaded, as below): introspect with
+profiles, validate with live plans (the library call opening its session as `ctxtool validate --dsn`
+does; the server keeps its sessions open between calls), and list_templates and ask (showsql,
+runsql) on the runtime set.
 
-    .venv/bin/python bench/mcp.py
-    .venv/bin/python bench/mcp.py --dsn postgresql://postgres@127.0.0.1:5432/DB --rounds 50
+    .venv/bin/python bench/mcp.py                       # no database: validate and parameterize only
+
+    createdb -h 127.0.0.1 -U postgres ctx_bench_mcp
+    psql -h 127.0.0.1 -U postgres ctx_bench_mcp -c 'CREATE EXTENSION pg_trgm' -c 'CREATE EXTENSION fuzzystrmatch'
+    .venv/bin/python -m ctxtool.sampledata --dsn postgresql://postgres@127.0.0.1:5432/ctx_bench_mcp --scale 0.05
+    .venv/bin/python bench/mcp.py --dsn postgresql://postgres@127.0.0.1:5432/ctx_bench_mcp --rounds 30
 
 Goal: a tool call at most 1.2x the library call.
 """
