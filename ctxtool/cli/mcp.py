@@ -53,7 +53,7 @@ def command(
     from ctxtool.connectors.dsn import parse
     from ctxtool.mcp import runtime_tools
     from ctxtool.mcp.connections import CONNECTIONS
-    from ctxtool.mcp.server import registry
+    from ctxtool.mcp.server import registry, warm_up
     from ctxtool.mcp.tools import Defaults
 
     if context_file and set_ref:
@@ -62,6 +62,7 @@ def command(
     defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets)
     runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
     tools = registry()
+    warm_up()
     try:
         if http:
             from ctxtool.mcp.http import asgi_app, serve_http

@@ -25,6 +25,35 @@ INSTRUCTIONS = (
 )
 
 
+# What the tools import on their first call (the Spanner client, slow to import, stays lazy).
+WARM_MODULES = (
+    "jsonschema",
+    "ctxtool.snapshot",
+    "ctxtool.connectors.postgres",
+    "ctxtool.connectors.mysql",
+    "ctxtool.validate",
+    "ctxtool.parameterize",
+    "ctxtool.draft",
+    "ctxtool.values.workflow",
+    "ctxtool.values.testing",
+    "ctxtool.runtime",
+    "ctxtool.runtime.evaluate",
+    "ctxtool.server.service",
+)
+
+
+def warm_up() -> None:
+    """Import what the tools use, then freeze the heap: the first call pays no import, and the cyclic
+    garbage collector never walks the server's long-lived objects again (as ``ctxtool serve`` does)."""
+    import gc
+    import importlib
+
+    for name in WARM_MODULES:
+        importlib.import_module(name)
+    gc.collect()
+    gc.freeze()
+
+
 def registry(*, authoring: bool = True, preconfigured_runtime: bool = False) -> dict[str, Tool]:
     """Every tool by name: the authoring workflow (unless ``authoring`` is false) and the runtime's."""
     from ctxtool.mcp import runtime_tools
