@@ -488,6 +488,24 @@ class Catalog:
         return out
 
 
+def default_schema(snapshot: dict[str, Any]) -> str:
+    """The schema unqualified names reach: ``public`` on PostgreSQL, the connection's database on
+    MySQL, Spanner's unnamed one."""
+    engine = str(snapshot.get("engine") or snapshot.get("dialect") or "postgres").lower()
+    if engine in ("postgres", "postgresql", "alloydb"):
+        return "public"
+    if engine in ("mysql", "mariadb"):
+        return str(snapshot.get("database") or "")
+    return ""
+
+
+def schema_qualifier(snapshot: dict[str, Any], schema: str | None) -> str | None:
+    """``schema`` when SQL must name it to reach its tables, None for the default schema."""
+    if not schema or schema == default_schema(snapshot):
+        return None
+    return schema
+
+
 def find_table(snapshot: dict[str, Any], name: str, schema: str | None = None) -> dict[str, Any] | None:
     """The table dict called ``name`` (case-insensitive; ``schema.table`` accepted), or None."""
     ref = catalog(snapshot).table(name, schema)

@@ -60,7 +60,16 @@ def normalize_column_type(column_type: str, *, mariadb: bool) -> str:
 def _text(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, (set, frozenset)):  # a SET column through the text protocol
+        return ",".join(sorted(str(v) for v in value))
     return value
+
+
+def _select_expr(column: dict[str, Any]) -> str:
+    """A column as the profile samples it: SET columns as their text (members in definition order,
+    as the server stores and compares them), everything else as is."""
+    name = quote_ident(column["name"])
+    return f"CAST({name} AS CHAR)" if str(column.get("type") or "").lower().startswith("set(") else name
 
 
 class MySQLConnector(Connector):
@@ -499,7 +508,7 @@ class MySQLConnector(Connector):
         return "'" + text.replace("'", "''") + "'"
 
     def _sample_profile(self, schema: str, table: dict[str, Any]) -> None:
-        cols = ", ".join(quote_ident(c["name"]) for c in table["columns"])
+        cols = ", ".join(_select_expr(c) for c in table["columns"])
         target = f"{quote_ident(schema)}.{quote_ident(table['name'])}"
         import mysql.connector
 

@@ -50,8 +50,12 @@ _RELS_SQL = (
 )
 _COLUMNS_SQL = (
     "SELECT a.attrelid, a.attnum, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
-    "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text "
-    "FROM pg_attribute a "
+    "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text, "
+    # a domain's base type (a domain over integer is a number), an enum's labels in their order
+    "CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) END, "
+    "CASE WHEN t.typtype = 'e' THEN ARRAY(SELECT e.enumlabel::text FROM pg_enum e "
+    "  WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) END "
+    "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
     "LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum "
     "LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass "
     "AND d.objsubid = a.attnum "
@@ -425,7 +429,19 @@ class PostgresConnector(Connector):
         # below.
         current, append, last = None, None, 0
         unordered: set[int] = set()
-        for relid, attnum, name, typ, notnull, default, comment, generated, identity in col_rows:
+        for (
+            relid,
+            attnum,
+            name,
+            typ,
+            notnull,
+            default,
+            comment,
+            generated,
+            identity,
+            base,
+            labels,
+        ) in col_rows:
             if relid != current:
                 table = tables.get(relid)
                 current, append, last = relid, None, 0
@@ -446,19 +462,23 @@ class PostgresConnector(Connector):
                 }  # fmt: skip
                 if generated:
                     col["generated"] = default
+                    if generated == "v":  # PostgreSQL 18: computed when read, not stored
+                        col["virtual"] = True
                 if identity:
                     col["identity"] = "always" if identity == "a" else "by default"
-                append(col)
             else:
-                append(
-                    {
-                        "name": name,
-                        "type": typ,
-                        "nullable": not notnull,
-                        "default": default,
-                        "comment": comment,
-                    }
-                )
+                col = {
+                    "name": name,
+                    "type": typ,
+                    "nullable": not notnull,
+                    "default": default,
+                    "comment": comment,
+                }
+            if base:
+                col["base_type"] = base
+            if labels is not None:
+                col["values"] = list(labels)
+            append(col)
         if unordered:
             attnum_of = {(relid, name): attnum for (relid, attnum), name in names.items()}
             for relid in unordered:
@@ -584,7 +604,8 @@ class PostgresConnector(Connector):
 
     def _profile(self, tables: dict[int, dict[str, Any]], step: Any) -> None:
         """Column profiles from ``pg_stats`` (one query); never-analyzed tables get a bounded sample."""
-        from ctxtool.connectors.profile import type_category  # profiling only: not on the plain path
+        # profiling only: not on the plain path
+        from ctxtool.connectors.profile import effective_type, type_category
 
         step("statistics")
         stat_rows = self._catalog(
@@ -610,7 +631,7 @@ class PostgresConnector(Connector):
             rows = table["row_estimate"] or 0
             for col in table["columns"]:
                 _, _, null_frac, n_distinct, mcv, mcf, hist, avg_width = stats[(oid, col["name"])]
-                category = type_category(col["type"])
+                category = type_category(effective_type(col))
                 distinct = n_distinct if n_distinct >= 0 else -n_distinct * rows
                 common = []
                 if mcv and mcf and category != "other":
@@ -641,7 +662,7 @@ class PostgresConnector(Connector):
         cols = ", ".join(quote_ident(c["name"]) for c in table["columns"])
         import psycopg
 
-        from ctxtool.connectors.profile import SAMPLE_ROWS, profile_rows
+        from ctxtool.connectors.profile import SAMPLE_ROWS, effective_type, profile_rows
 
         try:
             with self.conn.cursor() as cur:
@@ -655,7 +676,7 @@ class PostgresConnector(Connector):
             total = len(rows)
         profiles = profile_rows(
             [c["name"] for c in table["columns"]],
-            [c["type"] for c in table["columns"]],
+            [effective_type(c) for c in table["columns"]],
             rows,
             total_rows=total,
         )

@@ -25,7 +25,12 @@ from ctxtool.draft.templates import (
 def draft_facets(model: Model) -> list[Draft]:
     out: list[Draft] = []
     for t in model.tables:
-        out.extend(_table_facets(model, t))
+        if t.is_link:
+            continue
+        drafts = _table_facets(model, t)
+        for d in drafts:
+            d.from_sql = model.table_sql(t)  # schema-qualified: to execute the facet on its table
+        out.extend(drafts)
     seen: set[str] = set()
     unique = []
     for d in out:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ctxtool.connectors.profile import type_category
+from ctxtool.connectors.profile import effective_type, type_category
 from ctxtool.dialects import normalize
 from ctxtool.draft.names import Namer, TableName
 
@@ -32,6 +32,14 @@ RESERVED = frozenset(
     offset on only or order outer over partition preceding primary proto range recursive references
     respect right rollup rows select set some struct table tablesample then to treesample true
     unbounded union unnest user using when where window with within""".split()
+)
+
+
+_ID_NAME = re.compile(r"(?:^|_)(?:[iI][dD]|uuid|guid|UUID|GUID)$|[a-z0-9](?:Id|ID|Uuid|UUID|Guid|GUID)$")
+_AUDIT_NAME = re.compile(
+    r"^(?:last_?(?:update|updated|modified|changed)|(?:date_?)?(?:created|updated|modified|changed|inserted|deleted)"
+    r"(?:_?(?:at|on|date|time|ts|by|timestamp))?|row_?version|etl_\w+|record_\w+_(?:at|on|by))$",
+    re.IGNORECASE,
 )
 
 
@@ -61,8 +69,15 @@ class Column:
 
     @property
     def id_like(self) -> bool:
-        low = self.name.lower()
-        return self.in_pk or self.in_fk or low == "id" or low.endswith("_id")
+        """Keys and surrogate ids (``id``, ``customer_id``, ``ArtistId``, ``uuid``): never a
+        dimension or a measure."""
+        return self.in_pk or self.in_fk or bool(_ID_NAME.search(self.name))
+
+    @property
+    def is_audit(self) -> bool:
+        """Bookkeeping of the row, not of what it describes (``last_update``, ``created_at``,
+        ``modified_by``): never a dimension or a measure."""
+        return bool(_AUDIT_NAME.search(self.name))
 
     @property
     def common_values(self) -> list[Any]:
@@ -75,7 +90,7 @@ class Column:
 
     @property
     def is_categorical(self) -> bool:
-        if self.id_like or self.category not in ("text", "number", "bool"):
+        if self.id_like or self.is_audit or self.category not in ("text", "number", "bool"):
             return False
         d = self.distinct
         if d is None or d < 2:
@@ -88,7 +103,7 @@ class Column:
 
     @property
     def is_measure(self) -> bool:
-        if self.id_like or self.category != "number":
+        if self.id_like or self.is_audit or self.category != "number":
             return False
         d = self.distinct
         return d is None or d > SMALL_NUMBER_MAX
@@ -106,7 +121,7 @@ class Column:
 
     @property
     def is_date(self) -> bool:
-        return self.category == "date" and not self.id_like
+        return self.category == "date" and not self.id_like and not self.is_audit
 
     @property
     def is_timestamp(self) -> bool:
@@ -124,6 +139,7 @@ class Table:
     primary_key: list[str]
     columns: list[Column] = field(default_factory=list)
     kind: str = "table"
+    is_link: bool = False  # a many-to-many link table: drafted as the relationship it holds
 
     def column(self, name: str) -> Column | None:
         low = name.lower()
@@ -175,6 +191,15 @@ class Join:
         return words_of(base)
 
 
+@dataclass(eq=False)
+class Link:
+    """A many-to-many relationship: ``table`` (a link table) joins ``a.parent`` and ``b.parent``."""
+
+    table: Table
+    a: Join
+    b: Join
+
+
 def singular_stem(word: str) -> str:
     return word[:-1] if word.endswith("s") else word
 
@@ -223,9 +248,16 @@ class Model:
                 raise InputError(
                     f"--tables: no table named {', '.join(missing)} in the snapshot (tables: {known})"
                 )
+        if wanted is None:  # a view that restates one table would compete with it for every question
+            restating = {id(t) for t in self.tables if self._restates_a_table(t)}
+            self.tables = [t for t in self.tables if id(t) not in restating]
+            raw_tables = [(t, r) for t, r in raw_tables if id(t) not in restating]
         self.joins: list[Join] = []
         for table, raw in raw_tables:
             self._joins_of(table, raw)
+        self.links: list[Link] = [link for t in self.tables if (link := self._link_of(t)) is not None]
+        for link in self.links:
+            link.table.is_link = True
 
     # -- building ---------------------------------------------------------------------------
 
@@ -242,7 +274,7 @@ class Model:
         fk_cols = {c.lower() for fk in raw.get("foreign_keys") or [] for c in fk.get("columns") or []}
         pk = {c.lower() for c in table.primary_key}
         for rc in raw.get("columns") or []:
-            ctype = str(rc.get("type") or "")
+            ctype = effective_type(rc)
             category = column_category(ctype)
             col = Column(
                 table=table,
@@ -287,6 +319,25 @@ class Model:
                     pairs.append((cc, pc))
                 if pairs:
                     self.joins.append(Join(table, parent, pairs, "interleave"))
+
+    def _restates_a_table(self, view: Table) -> bool:
+        """A view (not materialized) whose every column is a column of one base table."""
+        if view.kind != "view" or len(view.columns) < 2:
+            return False
+        names = {c.name.lower() for c in view.columns}
+        return any(t.kind == "table" and names <= {c.name.lower() for c in t.columns} for t in self.tables)
+
+    def _link_of(self, table: Table) -> Link | None:
+        """The many-to-many relationship ``table`` holds: two foreign keys whose columns make up
+        the table (its key), with nothing of its own beside them but bookkeeping columns."""
+        joins = [j for j in self.joins if j.child is table and j.parent is not table]
+        if len(joins) != 2 or joins[0].parent is joins[1].parent:
+            return None
+        fk_cols = {c.name.lower() for j in joins for c, _ in j.pairs}
+        own = [c for c in table.columns if c.name.lower() not in fk_cols and not c.is_audit]
+        if own and not all(c.in_pk and c.id_like for c in own):
+            return None
+        return Link(table, joins[0], joins[1])
 
     def labelled_snapshot(self) -> dict[str, Any]:
         """The snapshot with each column's comment replaced by its plain-English label, so that
@@ -347,12 +398,16 @@ class Model:
     def ident(self, name: str) -> str:
         return quote_ident(name, self.dialect)
 
-    def table_sql(self, table: Table) -> str:
-        """The table as written in FROM (schema-qualified outside PostgreSQL's ``public``)."""
+    def table_sql(self, table: Table, alias: str | None = None) -> str:
+        """The table as written in FROM: schema-qualified outside the default schema (PostgreSQL's
+        ``public``, the MySQL connection's database, Spanner's unnamed one), with ``alias``."""
+        from ctxtool.snapshot import schema_qualifier
+
         name = self.ident(table.name)
-        if table.schema and self.dialect == "postgres" and table.schema != "public":
-            return f"{self.ident(table.schema)}.{name}"
-        return name
+        schema = schema_qualifier(self.snapshot, table.schema)
+        if schema:
+            name = f"{self.ident(schema)}.{name}"
+        return f"{name} AS {self.ident(alias)}" if alias else name
 
     def col(self, col: Column, alias: str | None = None) -> str:
         qualifier = self.ident(alias) if alias else self.ident(col.table.name)

@@ -100,7 +100,18 @@ class Target:
 
     @property
     def is_text(self) -> bool:
-        return bool(_TEXT_TYPES.match(self.type.strip()))
+        t = self.type.strip()
+        return bool(_TEXT_TYPES.match(t)) and not t.endswith("]") and not t.lower().startswith("array")
+
+    @property
+    def is_padded(self) -> bool:
+        """PostgreSQL ``character(n)``: values come back blank-padded; ``::text`` trims them."""
+        return bool(re.match(r"^(character|bpchar)\s*(\(|$)", self.type.strip(), re.IGNORECASE))
+
+    @property
+    def native(self) -> bool:
+        """Compared as text without a cast (not padded, not a PostgreSQL enum, not a number)."""
+        return self.is_text and not self.is_padded and self.type.strip().lower() != "enum"
 
 
 @dataclass
@@ -140,7 +151,7 @@ def _mysql_literal(text: str) -> str:
 
 
 def _table_ref(target: Target, engine: str) -> str:
-    if target.schema and not (engine == "postgres" and target.schema == "public") and engine != "spanner":
+    if target.schema and not (engine == "postgres" and target.schema == "public"):
         return f"{quote_ident(target.schema, engine)}.{quote_ident(target.table, engine)}"
     return quote_ident(target.table, engine)
 
@@ -238,7 +249,7 @@ def _unsupported(server: Server, match: str) -> str:
 
 def _pg_exact(target: Target, concept_type: str, limit: int, *, spanner: bool = False) -> Recipe:
     col = quote_ident(target.column, "postgres")
-    lhs = f"T.{col}" if target.is_text else f"T.{col}::text"
+    lhs = f"T.{col}" if target.native else f"T.{col}::text"
     query = (
         f"SELECT value, {quote_literal(target.label)} AS columns, {quote_literal(concept_type)} AS concept_type,\n"
         "  0::float8 AS distance, '{}'::jsonb AS context\n"
@@ -247,14 +258,14 @@ def _pg_exact(target: Target, concept_type: str, limit: int, *, spanner: bool = 
     )
     name = object_name("ctx_eq", target)
     exists = "" if spanner else "IF NOT EXISTS "
-    expr = col if target.is_text else f"({col}::text)"
+    expr = col if target.native else f"({col}::text)"
     ddl = [f"CREATE INDEX {exists}{name} ON {_table_ref(target, 'postgres')} ({expr})"]
     return Recipe(target, "exact", concept_type, query, f"Exact match on {target.label}", ddl)
 
 
 def _pg_trigram(server: Server, target: Target, concept_type: str, limit: int) -> Recipe:
     col = quote_ident(target.column, "postgres")
-    c = f"T.{col}" if target.is_text else f"T.{col}::text"
+    c = f"T.{col}" if target.native else f"T.{col}::text"
     phonetic = server.can_have("fuzzystrmatch")
     sounds = (
         f"\n     OR (soundex({c}) = soundex($value::text) AND soundex($value::text) <> '')"
@@ -277,7 +288,7 @@ def _pg_trigram(server: Server, target: Target, concept_type: str, limit: int) -
     ddl = []
     if not server.has("pg_trgm"):
         ddl.append("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-    expr = col if target.is_text else f"({col}::text)"
+    expr = col if target.native else f"({col}::text)"
     ddl.append(
         f"CREATE INDEX IF NOT EXISTS {object_name('ctx_trgm', target)} ON {_table_ref(target, 'postgres')} "
         f"USING gin ({expr} gin_trgm_ops)"
@@ -287,7 +298,7 @@ def _pg_trigram(server: Server, target: Target, concept_type: str, limit: int) -
             ddl.append("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch")
         ddl.append(
             f"CREATE INDEX IF NOT EXISTS {object_name('ctx_sx', target)} ON {_table_ref(target, 'postgres')} "
-            f"((soundex({col if target.is_text else col + '::text'})))"
+            f"((soundex({col if target.native else col + '::text'})))"
         )
     return Recipe(
         target,
@@ -339,7 +350,7 @@ def _pg_semantic(
             f"{fn} is ctxtool's deterministic hashing embedder (lexical, no model); replace it with a "
             "model's embedding function (--embedding-function) for meaning-based matches"
         )
-    source = col if target.is_text else f"{col}::text"
+    source = col if target.native else f"{col}::text"
     ddl.append(
         f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {e} vector({dim}) "
         f"GENERATED ALWAYS AS ({embed(source)}) STORED"
@@ -347,7 +358,7 @@ def _pg_semantic(
     ddl.append(
         f"CREATE INDEX IF NOT EXISTS {object_name('ctx_hnsw', target)} ON {table} USING hnsw ({e} vector_cosine_ops)"
     )
-    value = f"T.{col}" if target.is_text else f"T.{col}::text"
+    value = f"T.{col}" if target.native else f"T.{col}::text"
     query = (
         "WITH nearest AS (\n"
         f"  SELECT {value} AS value, (T.{e} <=> (SELECT {embed('$value::text')})) / 2 AS distance\n"
@@ -549,6 +560,92 @@ def _spanner_ngrams(target: Target, concept_type: str, limit: int) -> Recipe:
         f"N-gram search on {target.label} (SEARCH_NGRAMS; misspellings and partial names; SOUNDEX for short words)",
         ddl,
         ddl_required=True,
+    )
+
+
+# --------------------------------------------------------------------------- searches that need no DDL
+
+
+def _length_distance(value: str, probe: str, length: str) -> str:
+    """1 - shorter/longer length: 0 for the same length, towards 1 for a short part of a long value."""
+    return (
+        f"1 - LEAST({length}({value}), {length}({probe})) * 1.0 "
+        f"/ GREATEST({length}({value}), {length}({probe}), 1)"
+    )
+
+
+def basic(server: Server, target: Target, concept_type: str, limit: int = DEFAULT_LIMIT) -> Recipe:
+    """A fuzzy search that runs on ``server`` as it is (no extension, index or helper column): the
+    value contains ``$value``, starts with its first three characters, or (where the engine has
+    SOUNDEX without an extension) sounds like it. Reads the whole table; the upgrade is the
+    engine's recipe and its DDL."""
+    if server.engine == "mysql":
+        c = f"T.{quote_ident(target.column, 'mysql')}"
+        c = c if target.is_text else f"CAST({c} AS CHAR)"
+        where = (
+            f"{c} LIKE CONCAT('%', $value, '%')\n"
+            f"       OR (SOUNDEX({c}) = SOUNDEX($value) AND SOUNDEX($value) <> '')\n"
+            f"       OR (CHAR_LENGTH($value) >= 3 AND {c} LIKE CONCAT(LEFT($value, 3), '%'))"
+        )
+        query = (
+            "SELECT * FROM (\n"
+            f"  SELECT M.value, {_mysql_literal(target.label)} AS columns, {_mysql_literal(concept_type)} AS concept_type,\n"
+            "    CASE WHEN M.value = $value THEN 0.0\n"
+            f"         ELSE GREATEST(0.01, {_length_distance('M.value', '$value', 'CHAR_LENGTH')}) END AS distance,\n"
+            "    JSON_OBJECT() AS context\n"
+            f"  FROM (SELECT DISTINCT {c} AS value FROM {_table_ref(target, 'mysql')} T\n"
+            f"    WHERE {where}) M\n"
+            ") R\n"
+            f"ORDER BY distance, value\nLIMIT {limit}"
+        )
+        how = "LIKE, SOUNDEX and prefix"
+    elif server.engine == "spanner" and not server.is_spanner_pg:
+        v = _spanner_value(target)
+        query = (
+            f"SELECT value, {quote_literal(target.label)} AS columns, {quote_literal(concept_type)} AS concept_type,\n"
+            "  distance, JSON '{}' AS context\n"
+            "FROM (\n"
+            "  SELECT value,\n"
+            f"    IF(value = $value, 0.0, GREATEST(0.01, {_length_distance('value', '$value', 'CHAR_LENGTH')})) AS distance\n"
+            f"  FROM (SELECT DISTINCT {v} AS value FROM {_table_ref(target, 'spanner')} AS T\n"
+            f"    WHERE STRPOS(LOWER({v}), LOWER($value)) > 0\n"
+            f"       OR (CHAR_LENGTH($value) >= 3 AND STARTS_WITH(LOWER({v}), LOWER(SUBSTR($value, 1, 3))))\n"
+            f"       OR (SOUNDEX({v}) = SOUNDEX($value) AND SOUNDEX($value) != ''))\n"
+            ")\n"
+            f"ORDER BY distance, value\nLIMIT {limit}"
+        )
+        how = "substring, SOUNDEX and prefix"
+    else:
+        if server.is_spanner_pg:
+            return _pg_exact(target, concept_type, limit, spanner=True)
+        col = quote_ident(target.column, "postgres")
+        c = f"T.{col}" if target.native else f"T.{col}::text"
+        sounds = (
+            f"\n     OR (soundex({c}) = soundex($value::text) AND soundex($value::text) <> '')"
+            if server.has("fuzzystrmatch")
+            else ""
+        )
+        query = (
+            "WITH matches AS (\n"
+            f"  SELECT DISTINCT {c} AS value\n"
+            f"  FROM {_table_ref(target, 'postgres')} T\n"
+            f"  WHERE {c} ILIKE '%' || $value::text || '%'\n"
+            f"     OR (length($value::text) >= 3 AND {c} ILIKE left($value::text, 3) || '%'){sounds}\n"
+            ")\n"
+            f"SELECT value, {quote_literal(target.label)} AS columns, {quote_literal(concept_type)} AS concept_type,\n"
+            "  CASE WHEN value = $value::text THEN 0\n"
+            f"       ELSE greatest(0.01, {_length_distance('value', '$value::text', 'length')}) END::float8 AS distance,\n"
+            "  '{}'::jsonb AS context\n"
+            "FROM matches\n"
+            f"ORDER BY distance, value\nLIMIT {limit}"
+        )
+        how = "ILIKE and prefix" + (", SOUNDEX" if sounds else "")
+    return Recipe(
+        target,
+        "trigram",
+        concept_type,
+        query,
+        f"Case-insensitive {how} match on {target.label} (runs without extensions or indexes)",
     )
 
 
