@@ -640,7 +640,9 @@ class PostgresConnector(Connector):
                         for v, f in zip(mcv, mcf, strict=False)
                     ][:10]
                 lo = hi = None
-                if category in ("number", "date"):
+                if category == "text" and hist:  # lexical bounds: they tell numbers stored as text
+                    lo, hi = hist[0], hist[-1]
+                elif category in ("number", "date"):
                     candidates = [v for v in list(mcv or []) + list(hist or []) if v is not None]
                     key = (lambda v: float(v)) if category == "number" else (lambda v: v)
                     try:

@@ -120,7 +120,7 @@ def profile_column(
             for v, c in common[:MOST_COMMON]
             if c > 1 or len(counts) <= MOST_COMMON
         ]
-    if category in ("number", "date"):
+    if category in ("number", "date", "text"):  # text: lexical bounds
         try:
             lo, hi = min(non_null), max(non_null)
             out["min"], out["max"] = jsonable(lo), jsonable(hi)

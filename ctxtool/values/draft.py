@@ -64,6 +64,7 @@ ACRONYMS = {"iata", "icao", "iso", "sku", "id", "url", "vat", "iban", "bic", "sw
 _HEXLIKE = re.compile(
     r"^(?:[0-9a-fA-F]{16,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
 )
+_NUMERIC_TEXT = re.compile(r"^[+-]?\d+(?:[.,:]\d+)*$")
 FREE_TEXT_AVG_LENGTH = 60.0
 CODE_MAX_AVG_LENGTH = 4.0
 UNIQUE_LONG_AVG_LENGTH = 32.0
@@ -128,6 +129,10 @@ def classify(table: dict, column: dict) -> tuple[str | None, str]:
         return None, f"free text (average length {avg:.0f})"
     if common and sum(bool(_HEXLIKE.match(v)) for v in common) >= max(1, len(common) // 2):
         return None, "hash or uuid-like values"
+    bounds = (profile.get("min"), profile.get("max"))
+    seen = [v for v in [*common, *(str(b) for b in bounds if b is not None)] if v.strip()]
+    if len(seen) >= 2 and all(_NUMERIC_TEXT.match(v) for v in seen) and not set(words) & CODE_WORDS:
+        return None, "numbers stored as text (compare them as numbers; --column forces a search)"
     rows = table.get("row_estimate") or 0
     unique = distinct is not None and (distinct <= -0.9 or (rows >= 100 and distinct >= 0.9 * rows))
     if unique and avg is not None and avg >= UNIQUE_LONG_AVG_LENGTH:
