@@ -454,9 +454,10 @@ class Catalog:
         defaults = [n for n in ("public", "", self.snapshot.get("database")) if n in names]
         self._default_schemas = tuple(defaults) or tuple(names[:1])
 
-    def table(self, name: str, schema: str | None = None) -> TableRef | None:
-        """The table ``name`` (``schema.table`` accepted) in ``schema`` or, without one, in the default
-        schema (``public``, Spanner's unnamed one, the MySQL database) or else in the only schema that has it."""
+    def table(self, name: str, schema: str | None = None, columns: Sequence[str] = ()) -> TableRef | None:
+        """The table ``name`` (``schema.table`` accepted) in ``schema`` or, without one, the one of
+        its namesakes that has ``columns`` (a facet's ``table.column``), then the one in the default
+        schema (``public``, Spanner's unnamed one, the MySQL database), else the only one."""
         if schema is None and "." in name and name.lower() not in self._tables:
             schema, name = name.rsplit(".", 1)
         candidates = self._tables.get(name.lower(), [])
@@ -466,6 +467,8 @@ class Catalog:
             return None
         exact = [c for c in candidates if c.name == name]
         pool = exact or candidates
+        if len(pool) > 1 and schema is None and columns:
+            pool = [c for c in pool if all(c.column(col) for col in columns)] or pool
         if len(pool) > 1 and schema is None:
             preferred = [c for c in pool if c.schema in self._default_schemas]
             pool = preferred or pool

@@ -27,6 +27,8 @@ from ctxtool.errors import DatabaseError
 
 ALLOYDB_EXTENSIONS = ("alloydb_ai_nl", "google_columnar_engine", "google_ml_integration", "alloydb_scann")
 _SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
+# character(n): values are blank-padded to n; ctxtool shows and compares them trimmed
+_PADDED = re.compile(r"^(?:character|bpchar)\s*(?:\(|$)", re.IGNORECASE)
 _KINDS = {"r": "table", "p": "table", "f": "foreign_table", "v": "view", "m": "materialized_view"}
 _CURSORABLE = re.compile(r"^\s*(?:\(\s*)*(select|with|values|table)\b", re.IGNORECASE)
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*\n?|/\*.*?\*/)*", re.DOTALL)
@@ -360,8 +362,11 @@ class PostgresConnector(Connector):
             result = self.query(
                 f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT {int(n)}", max_rows=n
             )
+        padded = bool(result.column_types) and result.column_types[0] == "bpchar"
         seen: list[Any] = []
         for (value,) in result.rows:
+            if padded and isinstance(value, str):
+                value = value.rstrip()  # character(n): as ::text (and users) write it
             if value not in seen:
                 seen.append(value)
         return seen
@@ -632,11 +637,15 @@ class PostgresConnector(Connector):
             for col in table["columns"]:
                 _, _, null_frac, n_distinct, mcv, mcf, hist, avg_width = stats[(oid, col["name"])]
                 category = type_category(effective_type(col))
+                padded = _PADDED.match(col["type"]) is not None
                 distinct = n_distinct if n_distinct >= 0 else -n_distinct * rows
                 common = []
                 if mcv and mcf and category != "other":
                     common = [
-                        {"value": _typed(v, category), "frequency": round(float(f), 4)}
+                        {
+                            "value": _typed(v.rstrip() if padded and v else v, category),
+                            "frequency": round(float(f), 4),
+                        }
                         for v, f in zip(mcv, mcf, strict=False)
                     ][:10]
                 lo = hi = None

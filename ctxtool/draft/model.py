@@ -20,6 +20,7 @@ from ctxtool.dialects import normalize
 from ctxtool.draft.names import Namer, TableName
 
 CATEGORICAL_MAX = 30  # a text column with at most this many values is a category
+MAX_CATEGORY_ROWS_UNIQUE = 12  # above this many rows, a column unique per row is no category
 SMALL_NUMBER_MAX = 12  # a number column with at most this many values is also a category
 
 # Words that must be quoted as identifiers in at least one of the engines.
@@ -36,6 +37,7 @@ RESERVED = frozenset(
 
 
 _ID_NAME = re.compile(r"(?:^|_)(?:[iI][dD]|uuid|guid|UUID|GUID)$|[a-z0-9](?:Id|ID|Uuid|UUID|Guid|GUID)$")
+_YEAR_NAME = re.compile(r"(?:^|_)year$|[a-z]Year$|^year_?(?:of|built|founded|opened)", re.IGNORECASE)
 _AUDIT_NAME = re.compile(
     r"^(?:last_?(?:update|updated|modified|changed)|(?:date_?)?(?:created|updated|modified|changed|inserted|deleted)"
     r"(?:_?(?:at|on|date|time|ts|by|timestamp))?|row_?version|etl_\w+|record_\w+_(?:at|on|by))$",
@@ -71,7 +73,19 @@ class Column:
     def id_like(self) -> bool:
         """Keys and surrogate ids (``id``, ``customer_id``, ``ArtistId``, ``uuid``): never a
         dimension or a measure."""
-        return self.in_pk or self.in_fk or bool(_ID_NAME.search(self.name))
+        return (self.in_pk and self.category != "date") or self.in_fk or bool(_ID_NAME.search(self.name))
+
+    @property
+    def members(self) -> list[str]:
+        """The members a MySQL ``SET(...)`` column may hold, in their order."""
+        if self.category != "set":
+            return []
+        return [m.replace("''", "'") for m in re.findall(r"'((?:[^']|'')*)'", self.type)]
+
+    @property
+    def is_year(self) -> bool:
+        """A number that counts years (``hired_year``, ``year``): a point in time, not an amount."""
+        return self.category == "number" and bool(_YEAR_NAME.search(self.name))
 
     @property
     def is_audit(self) -> bool:
@@ -95,15 +109,18 @@ class Column:
         d = self.distinct
         if d is None or d < 2:
             return False
+        rows = self.table.rows or 0
+        if rows and d >= 0.9 * rows and rows > MAX_CATEGORY_ROWS_UNIQUE:
+            return False  # a value per row: names, not categories
         if self.category == "text":
             return d <= CATEGORICAL_MAX
         if self.category == "bool":
-            return True
+            return False  # flags get questions of their own ("How many X are active?")
         return d <= SMALL_NUMBER_MAX
 
     @property
     def is_measure(self) -> bool:
-        if self.id_like or self.is_audit or self.category != "number":
+        if self.id_like or self.is_audit or self.category != "number" or self.is_year:
             return False
         d = self.distinct
         return d is None or d > SMALL_NUMBER_MAX
@@ -178,8 +195,8 @@ class Join:
         flights.dest_airport_id), the words that tell them apart ("origin"), else None."""
         if len(self.pairs) != 1:
             return None
-        col = self.pairs[0][0].name.lower()
-        parent = self.parent.name.lower()
+        col = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", self.pairs[0][0].name).lower()
+        parent = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", self.parent.name).lower()
         base = re.sub(r"_?id$", "", col)
         for stem in (parent, self.parent.names.singular.lower().replace(" ", "_")):
             base = base.replace(stem, "").replace(singular_stem(stem), "")
@@ -221,6 +238,12 @@ class Model:
         self.sampler = sampler
         self._samples: dict[tuple[str, str], list[Any]] = {}
         wanted = {t.lower() for t in tables} if tables else None
+        counts: dict[str, int] = {}
+        for schema in snapshot.get("schemas") or []:
+            for t in schema.get("tables") or []:
+                counts[t["name"].lower()] = counts.get(t["name"].lower(), 0) + 1
+        # a table name two schemas share: its columns and questions name the schema too
+        self.shared_names = {name for name, n in counts.items() if n > 1}
         self.tables: list[Table] = []
         raw_tables: list[tuple[Table, dict[str, Any]]] = []
         for schema in snapshot.get("schemas") or []:
@@ -262,10 +285,18 @@ class Model:
     # -- building ---------------------------------------------------------------------------
 
     def _table(self, schema: str | None, raw: dict[str, Any]) -> Table:
+        names = self.namer.table(raw)
+        from ctxtool.snapshot import schema_qualifier
+
+        if raw["name"].lower() in self.shared_names and schema_qualifier(self.snapshot, schema):
+            from ctxtool.draft.names import words_of
+
+            prefix = words_of(schema)
+            names = TableName(f"{prefix} {names.singular}", f"{prefix} {names.plural}")
         table = Table(
             schema=schema,
             name=raw["name"],
-            names=self.namer.table(raw),
+            names=names,
             comment=raw.get("comment"),
             rows=raw.get("row_estimate"),
             primary_key=list(raw.get("primary_key") or []),
@@ -411,6 +442,13 @@ class Model:
 
     def col(self, col: Column, alias: str | None = None) -> str:
         qualifier = self.ident(alias) if alias else self.ident(col.table.name)
+        # (Spanner has no schema.table.column: there FROM's implicit alias, the table name, says it)
+        if alias is None and col.table.name.lower() in self.shared_names and self.dialect != "spanner":
+            from ctxtool.snapshot import schema_qualifier
+
+            schema = schema_qualifier(self.snapshot, col.table.schema)
+            if schema:  # which of the namesakes: schema.table.column
+                qualifier = f"{self.ident(schema)}.{qualifier}"
         return f"{qualifier}.{self.ident(col.name)}"
 
     def literal(self, value: Any, col: Column | None = None) -> str:
@@ -426,6 +464,8 @@ def column_category(type_name: str) -> str:
     t = type_name.lower()
     if t.startswith("bool") or t in ("tinyint(1)", "bit(1)"):
         return "bool"
+    if t.startswith("set("):
+        return "set"  # several members per value: filtered by membership, not equality
     return type_category(type_name)
 
 

@@ -37,6 +37,11 @@ def say(value: Any, col: Column) -> str:
     return "'" + str(value) + "'"
 
 
+def flag_words(col: Column) -> str:
+    """A flag as the predicate it is: ``is_active`` -> "active" ("How many staff are active?")."""
+    return re.sub(r"^(?:is|are)\s+", "", col.label, flags=re.IGNORECASE) or col.label
+
+
 def snake(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "value"
 
@@ -291,7 +296,7 @@ class TemplateDrafter:
                 )
         for f in [c for c in t.columns if c.is_flag and c.readable][:2]:
             self.add(
-                f"How many {p} are {f.label}?",
+                f"How many {p} are {flag_words(f)}?",
                 f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {m.col(f)} = TRUE",
                 "schema:flag",
                 t,

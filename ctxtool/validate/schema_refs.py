@@ -81,8 +81,8 @@ def check(ctx: Context) -> None:
                 _check_columns_literals(ctx, ptr, refs, cat)
 
 
-def _table(cat: Catalog, name: str, schema: str | None) -> TableRef | None:
-    return cat.table(name, schema)
+def _table(cat: Catalog, name: str, schema: str | None, columns: tuple[str, ...] = ()) -> TableRef | None:
+    return cat.table(name, schema, columns)
 
 
 def _check_refs(ctx: Context, ptr: str, refs: sqlrefs.Refs, cat: Catalog, pg_rules: bool) -> None:
@@ -105,7 +105,7 @@ def _check_refs(ctx: Context, ptr: str, refs: sqlrefs.Refs, cat: Catalog, pg_rul
             )
     reported: set[tuple[str, str]] = set()
     for col in refs.columns:
-        ref = _table(cat, col.table, col.schema)
+        ref = _table(cat, col.table, col.schema, (col.column,))
         if ref is None:
             continue  # its table is already reported
         found = ref.column(col.column)

@@ -267,8 +267,8 @@ def choose_columns(snapshot: dict, columns: Iterable[str] = ()) -> tuple[list[Ca
             kind = kind or "name"
             reason = "named with --column"
         elif table.get("kind") == "view" or kind is None:
-            if target.is_text:  # non-text columns are skipped without a word
-                skipped.append(f"{tname}.{cname}: {reason if kind is None else 'a view'}")
+            if target.is_text or _unsearchable(target.type):  # numbers and dates: without a word
+                skipped.append(f"{target.label}: {reason if kind is None else 'a view'}")
             continue
         out.append(Candidate(target, kind, concept_type(tname, cname, comment, kind), reason, comment))
     missing = [w for w in wanted if w.lower() not in found]
@@ -315,14 +315,9 @@ def draft(
         recipe = best
         if as_is and not forced and not _in_place(best, snapshot, server):
             installed = replace(server, available=())  # what the server has, not what it could have
-            recipe = build(
-                installed,
-                cand.target,
-                cand.concept_type,
-                default_match(installed, cand.kind),
-                **recipe_options,
-            )
-            if not _in_place(recipe, snapshot, installed):
+            now = default_match(installed, cand.kind)
+            recipe = build(installed, cand.target, cand.concept_type, now, **recipe_options)
+            if not _in_place(recipe, snapshot, installed) or now != best.match:
                 recipe = basic(installed, cand.target, cand.concept_type, limit)
             recipe.ddl = list(dict.fromkeys([*best.ddl, *recipe.ddl]))
             recipe.notes.append(

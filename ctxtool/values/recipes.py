@@ -95,8 +95,9 @@ class Target:
 
     @property
     def label(self) -> str:
-        """``table.column`` as the ``columns`` output names it."""
-        return f"{self.table}.{self.column}"
+        """``table.column`` as the ``columns`` output names it (``schema.table.column`` outside
+        the default schema, so that the search names the table it reads)."""
+        return f"{self.schema}.{self.table}.{self.column}" if self.schema else f"{self.table}.{self.column}"
 
     @property
     def is_text(self) -> bool:
@@ -107,6 +108,11 @@ class Target:
     def is_padded(self) -> bool:
         """PostgreSQL ``character(n)``: values come back blank-padded; ``::text`` trims them."""
         return bool(re.match(r"^(character|bpchar)\s*(\(|$)", self.type.strip(), re.IGNORECASE))
+
+    @property
+    def is_enum(self) -> bool:
+        """A PostgreSQL enumerated type (compared through ``::text``)."""
+        return self.type.strip().lower() == "enum"
 
     @property
     def native(self) -> bool:
@@ -260,6 +266,8 @@ def _pg_exact(target: Target, concept_type: str, limit: int, *, spanner: bool = 
     exists = "" if spanner else "IF NOT EXISTS "
     expr = col if target.native else f"({col}::text)"
     ddl = [f"CREATE INDEX {exists}{name} ON {_table_ref(target, 'postgres')} ({expr})"]
+    if target.is_enum:
+        ddl = []  # an enum's text is no immutable expression to index (and it has few values)
     return Recipe(target, "exact", concept_type, query, f"Exact match on {target.label}", ddl)
 
 
@@ -293,13 +301,16 @@ def _pg_trigram(server: Server, target: Target, concept_type: str, limit: int) -
         f"CREATE INDEX IF NOT EXISTS {object_name('ctx_trgm', target)} ON {_table_ref(target, 'postgres')} "
         f"USING gin ({expr} gin_trgm_ops)"
     )
+    if target.is_enum:
+        ddl = [s for s in ddl if s.startswith("CREATE EXTENSION")]
     if phonetic:
         if not server.has("fuzzystrmatch"):
             ddl.append("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch")
-        ddl.append(
-            f"CREATE INDEX IF NOT EXISTS {object_name('ctx_sx', target)} ON {_table_ref(target, 'postgres')} "
-            f"((soundex({col if target.native else col + '::text'})))"
-        )
+        if not target.is_enum:
+            ddl.append(
+                f"CREATE INDEX IF NOT EXISTS {object_name('ctx_sx', target)} ON {_table_ref(target, 'postgres')} "
+                f"((soundex({col if target.native else col + '::text'})))"
+            )
     return Recipe(
         target,
         "trigram",

@@ -1,0 +1,327 @@
+"""Every stage on databases shaped like real ones (issue 12): named schemas (two sharing a table
+name), enum, domain, array, char(n), json, uuid, bytea, interval, money, generated columns,
+partitions, a self-reference, a link table, audit columns and a view over a table; SET / ENUM /
+tinyint(1) / PascalCase on MariaDB; a named schema with interleaved tables on Spanner.
+
+Each engine's fixture is authored once (:func:`tests.realdb_shapes.author`: introspect --profile,
+draft templates / facets / values, parameterize, validate with the snapshot and live, test-values,
+execute) and the tests read what every stage made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from tests import realdb_shapes as shapes
+from tests.backends import _mysql_create, _mysql_drop, _pg_create, _pg_drop, unique_name
+
+
+def _clean(authored: shapes.Authored) -> None:
+    """What every engine must meet: nothing rejected, nothing failing, every search passing."""
+    assert authored.rejected() == []
+    assert authored.findings == []
+    assert authored.failing == []
+    assert shapes.value_failures(authored) == []
+    assert [r.problems for r in authored.report if r.problems] == []
+    assert authored.templates.kept and authored.facets.kept and authored.recipes
+
+
+# ----------------------------------------------------------------------------------- PostgreSQL
+
+
+@pytest.fixture(scope="module")
+def pg_shapes_dsn(_pg15_admin):
+    name = unique_name("ctx_shp")
+    dsn = _pg_create(_pg15_admin, name)
+    try:
+        shapes.load_postgres(dsn)
+        yield dsn
+    finally:
+        _pg_drop(_pg15_admin, name)
+
+
+@pytest.fixture(scope="module")
+def pg18_shapes_dsn(pg18_server_uri):
+    import psycopg
+
+    from tests.backends import _pg18_db_uri
+
+    name = unique_name("ctx_shp18")
+    with psycopg.connect(pg18_server_uri, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    dsn = _pg18_db_uri(pg18_server_uri, name)
+    try:
+        shapes.load_postgres(dsn)
+        yield dsn
+    finally:
+        _pg_drop(pg18_server_uri, name)
+
+
+@pytest.fixture(scope="module")
+def pg_authored(pg_shapes_dsn):
+    return shapes.author(pg_shapes_dsn)
+
+
+@pytest.fixture(scope="module")
+def pg18_authored(pg18_shapes_dsn):
+    return shapes.author(pg18_shapes_dsn)
+
+
+@pytest.mark.parametrize("which", ["pg_authored", "pg18_authored"])
+def test_postgres_every_stage_clean(which, request):
+    _clean(request.getfixturevalue(which))
+
+
+@pytest.mark.parametrize("which", ["pg_authored", "pg18_authored"])
+def test_postgres_shapes(which, request):
+    a = request.getfixturevalue(which)
+    schemas = {s["name"]: {t["name"]: t for t in s["tables"]} for s in a.snapshot["schemas"]}
+    # partitions are not tables of their own; the parent is
+    assert "orders" in schemas["sales"] and not any(n.startswith("orders_") for n in schemas["sales"])
+    hr_staff = {c["name"]: c for c in schemas["hr"]["staff"]["columns"]}
+    assert hr_staff["hired_year"]["base_type"] == "integer"  # the domain's base type
+    orders = {c["name"]: c for c in schemas["sales"]["orders"]["columns"]}
+    assert orders["status"]["values"] == ["pending", "shipped", "delivered", "cancelled"]
+    sql = a.sql()
+    # both namesakes, each with its schema; the self-reference through an alias
+    assert "hr.staff" in sql and "sales.staff" in sql
+    assert re.search(r"JOIN hr\.staff AS \w+ ON", sql)
+    questions = a.questions()
+    assert "Which 10 bundles have the most products?" in questions  # the link table as a relationship
+    assert not any("bundle product" in q.lower() for q in questions)
+    assert not any("product list" in q.lower() for q in questions)  # the view restating product
+    assert not any(
+        re.search(r"last update|created at|hired year|product id|staff id", q, re.I) for q in questions
+    )
+    assert "How many hr staffs have department 'Finance'?" in questions  # char(n), trimmed
+    facet_sql = [f.item["sql_snippet"] for f in a.facets.kept]
+    assert "sales.staff.region = 'Central'" in facet_sql  # facets name the namesake's schema
+    assert not any("hired_year" in s for s in facet_sql)  # no date facets on a domain over integer
+    labels = {r.target.label: r for r in a.recipes}
+    assert {
+        "hr.staff.full_name",
+        "sales.staff.full_name",
+        "sales.orders.status",
+        "hr.staff.department",
+    } <= set(labels)
+    assert not any(re.search(r"tags|sku|picture|details|warranty", label) for label in labels)
+    assert any("sales.product.tags" in n and "array" in n for n in a.value_notes)  # skipped with a reason
+
+
+def test_postgres18_virtual_generated_column(pg18_authored):
+    product = next(
+        t
+        for s in pg18_authored.snapshot["schemas"]
+        if s["name"] == "sales"
+        for t in s["tables"]
+        if t["name"] == "product"
+    )
+    cols = {c["name"]: c for c in product["columns"]}
+    assert cols["list_cents"]["virtual"] is True and cols["list_cents"]["generated"]
+    assert "virtual" not in cols["price_with_tax"]
+
+
+def test_draft_values_without_extensions_then_apply_ddl(pg18_shapes_dsn, tmp_path):
+    """No pg_trgm installed: the drafted searches run as they are, --emit-ddl gives the upgrade,
+    --apply-ddl applies it and drafts the trigram searches, which then validate and pass."""
+    from ctxtool.cli import cli as main
+
+    runner = CliRunner()
+    out = tmp_path / "values.json"
+    res = runner.invoke(main, ["draft", "values", "--dsn", pg18_shapes_dsn, "-o", str(out), "--emit-ddl"])
+    assert res.exit_code == 0, res.output
+    assert "CREATE EXTENSION IF NOT EXISTS pg_trgm" in res.stdout
+    assert "gin_trgm_ops" in res.stdout and "tags" not in res.stdout
+    assert "<->" not in out.read_text()  # no trigram operator before the extension exists
+    for args in (
+        ["validate", "--dsn", pg18_shapes_dsn, str(out)],
+        ["test-values", str(out), "--dsn", pg18_shapes_dsn],
+    ):
+        res = runner.invoke(main, args)
+        assert res.exit_code == 0, res.output
+    upgraded = tmp_path / "upgraded.json"
+    res = runner.invoke(
+        main, ["draft", "values", "--dsn", pg18_shapes_dsn, "-o", str(upgraded), "--apply-ddl"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "<->" in upgraded.read_text()
+    for args in (
+        ["validate", "--dsn", pg18_shapes_dsn, str(upgraded)],
+        ["test-values", str(upgraded), "--dsn", pg18_shapes_dsn],
+    ):
+        res = runner.invoke(main, args)
+        assert res.exit_code == 0, res.output
+
+
+def test_cli_stages_on_named_schemas(pg_shapes_dsn, tmp_path):
+    """The CLI, as a user runs it: introspect, draft facets, parameterize (dialect from the
+    snapshot, and PostgreSQL by default), validate with the snapshot and live."""
+    from ctxtool.cli import cli as main
+
+    runner = CliRunner()
+    snap = tmp_path / "snap.json"
+    assert (
+        runner.invoke(main, ["introspect", "--dsn", pg_shapes_dsn, "--profile", "-o", str(snap)]).exit_code
+        == 0
+    )
+    facets = tmp_path / "facets.json"
+    res = runner.invoke(main, ["draft", "facets", "--dsn", pg_shapes_dsn, "-o", str(facets)])
+    assert res.exit_code == 0, res.output
+    assert "does not exist" not in res.output
+    data = json.loads(facets.read_text())
+    data["templates"] = [
+        {"nl_query": "How many sales staffs are there?", "sql": "SELECT COUNT(*) FROM sales.staff"}
+    ]
+    facets.write_text(json.dumps(data))
+    for extra in ([], ["--snapshot", str(snap)]):
+        res = runner.invoke(main, ["parameterize", str(facets), "--force", "--in-place", *extra])
+        assert res.exit_code == 0, res.output
+    for extra in (["--snapshot", str(snap)], ["--dsn", pg_shapes_dsn]):
+        res = runner.invoke(main, ["validate", str(facets), *extra])
+        assert res.exit_code == 0, res.output
+
+
+# -------------------------------------------------------------------------------------- MariaDB
+
+
+@pytest.fixture(scope="module")
+def mariadb_shapes(_mariadb_available):
+    from tests.backends import _mysql_connect
+
+    name = unique_name("ctx_shpm")
+    other = f"{name}_b"
+    dsn = _mysql_create(name)
+    _mysql_create(other)
+    conn = _mysql_connect(name)
+    try:
+        cur = conn.cursor()
+        for stmt in shapes.mariadb_sql(other):
+            cur.execute(stmt)
+        conn.commit()
+    finally:
+        conn.close()
+    try:
+        yield dsn, name, other
+    finally:
+        _mysql_drop(name)
+        _mysql_drop(other)
+
+
+@pytest.fixture(scope="module")
+def mariadb_authored(mariadb_shapes):
+    return shapes.author(mariadb_shapes[0])
+
+
+def test_mariadb_every_stage_clean(mariadb_authored):
+    _clean(mariadb_authored)
+
+
+def test_mariadb_types_and_shapes(mariadb_authored):
+    a = mariadb_authored
+    staff = next(t for s in a.snapshot["schemas"] for t in s["tables"] if t["name"] == "Staff")
+    skills = next(c for c in staff["columns"] if c["name"] == "Skills")
+    assert skills["profile"]["most_common"]  # a SET column profiles (no "unhashable type: 'set'")
+    questions = a.questions()
+    assert "Which 10 bundles have the most products?" in questions
+    assert "How many staffs are active?" in questions  # tinyint(1) is a flag
+    assert any("referring to them as reports to" in q for q in questions)  # PascalCase self-reference
+    assert "FROM `Staff` JOIN `Staff` AS reports_to_staff ON" in a.sql()
+    facets = [f.item["sql_snippet"] for f in a.facets.kept]
+    assert "FIND_IN_SET('sql', `Staff`.`Skills`) > 0" in facets
+    assert "`OrderLine`.`Status` = 'cancelled'" in facets  # ENUM as a category
+    labels = {r.target.label for r in a.recipes}
+    assert {"OrderLine.Status", "Staff.Region", "Product.ProductName"} <= labels
+    assert any("Staff.Skills" in n and "SET" in n for n in a.value_notes)
+
+
+def test_mariadb_two_databases_at_once(mariadb_shapes):
+    """Two MySQL databases (schemas) introspected together, a table name in both: every stage
+    names the database outside the connection's own."""
+    dsn, name, other = mariadb_shapes
+    a = shapes.author(dsn, schemas=[name, other])
+    _clean(a)
+    assert f"FROM {other}.`Staff`" in a.sql() and "FROM `Staff`" in a.sql()
+    assert "How many staffs are there?" in a.questions()  # the connection's own database: unprefixed
+    assert f"{other}.Staff.FullName" in {r.target.label for r in a.recipes}
+
+
+# -------------------------------------------------------------------------------------- Spanner
+
+
+@pytest.fixture(scope="module")
+def spanner_shapes_dsn(spanner_emulator_host, spanner_instance):
+    from ctxtool import spanner_emulator
+
+    client = spanner_emulator.client(spanner_emulator_host)
+    name = unique_name("ctx_shps")
+    database = spanner_emulator.create_database(client, spanner_instance, name, ddl=shapes.spanner_ddl())
+    with database.batch() as batch:
+        for table, (columns, rows) in shapes.spanner_rows().items():
+            batch.insert(table, columns, rows)
+    try:
+        yield spanner_emulator.dsn(spanner_instance, name)
+    finally:
+        spanner_emulator.drop_database(client, spanner_instance, name)
+
+
+def test_spanner_named_schema_and_interleaving(spanner_shapes_dsn):
+    a = shapes.author(spanner_shapes_dsn)
+    _clean(a)
+    sql = a.sql()
+    assert "FROM sales.`Customer`" in sql and "JOIN sales.`Customer`" in sql and "sales.`Invoice`" in sql
+    assert "Which 10 sales customers have the most invoices?" in a.questions()
+    assert {"sales.Customer.CustomerName", "Customer.CustomerName"} <= {r.target.label for r in a.recipes}
+
+
+# ------------------------------------------------------------------------------ shared real data
+
+
+def _shared_data():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    for base in (root.parent / "shared", Path("/work/shared")):
+        if (base / "data" / "public" / "chinook_postgres.sql").is_file():
+            return base / "data" / "public"
+    return None
+
+
+@pytest.fixture(scope="module")
+def chinook_dsn(_pg15_admin):
+    data = _shared_data()
+    if data is None:
+        pytest.skip(
+            "shared/data/public/chinook_postgres.sql not found beside the repository or in /work/shared"
+        )
+    import psycopg
+
+    name = unique_name("ctx_chk")
+    dsn = _pg_create(_pg15_admin, name)
+    script = re.sub(
+        r"^\s*(DROP DATABASE|CREATE DATABASE|\\c )[^\n]*$",
+        "",
+        (data / "chinook_postgres.sql").read_text(encoding="utf-8"),
+        flags=re.IGNORECASE | re.MULTILINE,
+    )
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(script)
+            conn.execute("ANALYZE")
+        yield dsn
+    finally:
+        _pg_drop(_pg15_admin, name)
+
+
+def test_chinook_every_stage(chinook_dsn):
+    """Chinook (public data nobody here wrote): every stage clean, the playlists' many-to-many
+    drafted as a relationship, the employees' manager through an alias."""
+    a = shapes.author(chinook_dsn)
+    _clean(a)
+    questions = a.questions()
+    assert "Which 10 playlists have the most tracks?" in questions
+    assert not any("playlist tracks" in q for q in questions)
+    assert re.search(r"FROM employee JOIN employee AS \w+ ON", a.sql())
