@@ -112,6 +112,22 @@ def test_postgres_shapes(which, request):
     assert any("sales.product.tags" in n and "array" in n for n in a.value_notes)  # skipped with a reason
 
 
+def test_ask_on_named_schemas(pg_authored, pg_shapes_dsn):
+    """The runtime answers from the drafted set: values linked by searches on schema-qualified
+    columns (``sales.orders.status``) fill the templates' placeholders."""
+    from ctxtool.runtime import Runtime
+
+    with Runtime(pg_authored.data, dsn=pg_shapes_dsn, use_llm=False) as rt:
+        for question, expected in (
+            ("How many orders have status shipped?", 50),
+            ("How many hr staffs have department Legal?", 10),
+            ("How many hr staffs are there?", 40),
+        ):
+            ans = rt.ask(question)
+            assert ans.status == "answered", (question, ans.status, ans.sql)
+            assert ans.rows == [[expected]], (question, ans.sql, ans.rows)
+
+
 def test_postgres18_virtual_generated_column(pg18_authored):
     product = next(
         t
