@@ -50,7 +50,13 @@ def command() -> None:
     "--retention-days", type=int, default=None, help="Days to keep it from creation (default 7; 0 keeps)."
 )
 @click.option(
-    "--length", "conversation_length", type=int, default=None, help="Prompts sent as history (default 10)."
+    "--length",
+    "--conversation-length",
+    "--conversation_length",
+    "conversation_length",
+    type=int,
+    default=None,
+    help="Prompts sent as history (default 10); the reference's conversation_length.",
 )
 @click.option("--use", "use_it", is_flag=True, help="Also make it the current conversation of this session.")
 @_session_option
@@ -130,7 +136,14 @@ def show_cmd(conversation_id, session_key, store, fmt) -> None:
 @click.option("--title", default=None)
 @click.option("--description", default=None)
 @click.option("--retention-days", type=int, default=None)
-@click.option("--length", "conversation_length", type=int, default=None)
+@click.option(
+    "--length",
+    "--conversation-length",
+    "--conversation_length",
+    "conversation_length",
+    type=int,
+    default=None,
+)
 @_store_option
 @_format_option
 def update_cmd(conversation_id, title, description, retention_days, conversation_length, store, fmt) -> None:
