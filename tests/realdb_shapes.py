@@ -55,6 +55,7 @@ def postgres_sql(version: int) -> list[str]:
     """The PostgreSQL fixture (``version`` is the server's major version: 18 adds a virtual column)."""
     virtual = (
         ", list_cents integer GENERATED ALWAYS AS ((base_price * 100)::integer) VIRTUAL"
+        ", shelf_label text GENERATED ALWAYS AS (category || ' shelf') VIRTUAL"
         if version >= 18
         else ""
     )

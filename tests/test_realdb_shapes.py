@@ -139,6 +139,10 @@ def test_postgres18_virtual_generated_column(pg18_authored):
     cols = {c["name"]: c for c in product["columns"]}
     assert cols["list_cents"]["virtual"] is True and cols["list_cents"]["generated"]
     assert "virtual" not in cols["price_with_tax"]
+    (shelf,) = [r for r in pg18_authored.recipes if r.target.column == "shelf_label"]
+    assert shelf.ddl == [] and shelf.target.virtual  # nothing to index on a virtual column
+    money = [t["sql"] for t in pg18_authored.data["templates"] if "list_price" in t["sql"]]
+    assert money and all("list_price::numeric" in sql for sql in money)  # money as a number
 
 
 def test_draft_values_without_extensions_then_apply_ddl(pg18_shapes_dsn, tmp_path):

@@ -366,6 +366,8 @@ class MySQLConnector(Connector):
                 if gen:
                     col["generated"] = gen
                     col["default"] = None
+                    if "virtual" in str(extra).lower():  # computed when read: cannot be indexed
+                        col["virtual"] = True
                 if "auto_increment" in str(extra).lower():
                     col["identity"] = "auto_increment"
                 table["columns"].append(col)

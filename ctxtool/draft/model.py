@@ -449,6 +449,9 @@ class Model:
             schema = schema_qualifier(self.snapshot, col.table.schema)
             if schema:  # which of the namesakes: schema.table.column
                 qualifier = f"{self.ident(schema)}.{qualifier}"
+        if col.type.lower() == "money" and self.dialect == "postgres":
+            # money has no comparison with numbers nor an average: work with its numeric value
+            return f"{qualifier}.{self.ident(col.name)}::numeric"
         return f"{qualifier}.{self.ident(col.name)}"
 
     def literal(self, value: Any, col: Column | None = None) -> str:
@@ -466,6 +469,10 @@ def column_category(type_name: str) -> str:
         return "bool"
     if t.startswith("set("):
         return "set"  # several members per value: filtered by membership, not equality
+    if t == "money":
+        return "number"  # compared and summed as numeric (Model.col casts it)
+    if t == "uuid":
+        return "other"  # ids, never names or categories
     return type_category(type_name)
 
 

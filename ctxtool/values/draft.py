@@ -257,7 +257,9 @@ def choose_columns(snapshot: dict, columns: Iterable[str] = ()) -> tuple[list[Ca
         keys = {f"{tname}.{cname}".lower(), f"{schema}.{tname}.{cname}".lower()}
         comment = column.get("comment")
         qualifier = schema_qualifier(snapshot, schema)
-        target = Target(tname, cname, qualifier, effective_type(column) or "text")
+        target = Target(
+            tname, cname, qualifier, effective_type(column) or "text", virtual=bool(column.get("virtual"))
+        )
         kind, reason = classify(table, column)
         if wanted:
             hit = [w for w in wanted if w.lower() in keys]
@@ -313,7 +315,12 @@ def draft(
         m = forced or default_match(server, cand.kind)
         best = build(server, cand.target, cand.concept_type, m, **recipe_options)
         recipe = best
-        if as_is and not forced and not _in_place(best, snapshot, server):
+        if cand.target.virtual and not forced:
+            # computed when read: no index or helper column can be built on it, so the search
+            # that needs none is the best there is
+            recipe = basic(replace(server, available=()), cand.target, cand.concept_type, limit)
+            recipe.notes.append("a virtual generated column: searched without an index (none can be built)")
+        elif as_is and not forced and not _in_place(best, snapshot, server):
             installed = replace(server, available=())  # what the server has, not what it could have
             now = default_match(installed, cand.kind)
             recipe = build(installed, cand.target, cand.concept_type, now, **recipe_options)

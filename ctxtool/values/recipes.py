@@ -92,6 +92,7 @@ class Target:
     column: str
     schema: str | None = None  # None: the default schema/database of the connection
     type: str = "text"
+    virtual: bool = False  # a virtual generated column: computed when read, nothing to index
 
     @property
     def label(self) -> str:
