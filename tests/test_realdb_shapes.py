@@ -10,6 +10,7 @@ execute) and the tests read what every stage made.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -44,21 +45,24 @@ def pg_shapes_dsn(_pg15_admin):
         _pg_drop(_pg15_admin, name)
 
 
-@pytest.fixture(scope="module")
-def pg18_shapes_dsn(pg18_server_uri):
-    import psycopg
-
+@contextlib.contextmanager
+def _pg18_shapes(server_uri: str):
     from tests.backends import _pg18_db_uri
 
     name = unique_name("ctx_shp18")
-    with psycopg.connect(pg18_server_uri, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    dsn = _pg18_db_uri(pg18_server_uri, name)
+    _pg_create(server_uri, name)
     try:
+        dsn = _pg18_db_uri(server_uri, name)
         shapes.load_postgres(dsn)
         yield dsn
     finally:
-        _pg_drop(pg18_server_uri, name)
+        _pg_drop(server_uri, name)
+
+
+@pytest.fixture(scope="module")
+def pg18_shapes_dsn(pg18_server_uri):
+    with _pg18_shapes(pg18_server_uri) as dsn:
+        yield dsn
 
 
 @pytest.fixture(scope="module")
@@ -145,36 +149,58 @@ def test_postgres18_virtual_generated_column(pg18_authored):
     assert money and all("list_price::numeric" in sql for sql in money)  # money as a number
 
 
-def test_draft_values_without_extensions_then_apply_ddl(pg18_shapes_dsn, tmp_path):
-    """No pg_trgm installed: the drafted searches run as they are, --emit-ddl gives the upgrade,
-    --apply-ddl applies it and drafts the trigram searches, which then validate and pass."""
+def _draft_check_apply_check(dsn: str, tmp_path, before: str, after: str) -> None:
+    """draft values as the database is (``before`` not in the searches, the upgrade DDL printed),
+    validate and test-values; then --apply-ddl (``after`` in the searches), validate, test-values."""
     from ctxtool.cli import cli as main
 
     runner = CliRunner()
     out = tmp_path / "values.json"
-    res = runner.invoke(main, ["draft", "values", "--dsn", pg18_shapes_dsn, "-o", str(out), "--emit-ddl"])
+    res = runner.invoke(main, ["draft", "values", "--dsn", dsn, "-o", str(out), "--emit-ddl"])
     assert res.exit_code == 0, res.output
-    assert "CREATE EXTENSION IF NOT EXISTS pg_trgm" in res.stdout
-    assert "gin_trgm_ops" in res.stdout and "tags" not in res.stdout
-    assert "<->" not in out.read_text()  # no trigram operator before the extension exists
-    for args in (
-        ["validate", "--dsn", pg18_shapes_dsn, str(out)],
-        ["test-values", str(out), "--dsn", pg18_shapes_dsn],
-    ):
-        res = runner.invoke(main, args)
-        assert res.exit_code == 0, res.output
-    upgraded = tmp_path / "upgraded.json"
-    res = runner.invoke(
-        main, ["draft", "values", "--dsn", pg18_shapes_dsn, "-o", str(upgraded), "--apply-ddl"]
-    )
-    assert res.exit_code == 0, res.output
-    assert "<->" in upgraded.read_text()
-    for args in (
-        ["validate", "--dsn", pg18_shapes_dsn, str(upgraded)],
-        ["test-values", str(upgraded), "--dsn", pg18_shapes_dsn],
-    ):
-        res = runner.invoke(main, args)
-        assert res.exit_code == 0, res.output
+    assert before not in out.read_text()
+    for path in (out, tmp_path / "upgraded.json"):
+        if path != out:
+            res = runner.invoke(main, ["draft", "values", "--dsn", dsn, "-o", str(path), "--apply-ddl"])
+            assert res.exit_code == 0, res.output
+            assert after in path.read_text()
+        for args in (["validate", "--dsn", dsn, str(path)], ["test-values", str(path), "--dsn", dsn]):
+            res = runner.invoke(main, args)
+            assert res.exit_code == 0, res.output
+
+
+def test_draft_values_without_extensions_then_apply_ddl(pg18_server_uri, tmp_path):
+    """No pg_trgm installed: the drafted searches run as they are, --emit-ddl gives the upgrade
+    (not for the array, nor for the enum's text), --apply-ddl applies it and drafts the trigram
+    searches; both validate and pass test-values."""
+    from ctxtool.cli import cli as main
+
+    with _pg18_shapes(pg18_server_uri) as dsn:
+        res = CliRunner().invoke(main, ["draft", "values", "--dsn", dsn, "--emit-ddl"])
+        assert "CREATE EXTENSION IF NOT EXISTS pg_trgm" in res.stdout
+        assert "gin_trgm_ops" in res.stdout and "tags" not in res.stdout and "status" not in res.stdout
+        _draft_check_apply_check(dsn, tmp_path, "<->", "<->")
+
+
+def test_mariadb_draft_values_then_apply_ddl(_mariadb_available, tmp_path):
+    """MariaDB without FULLTEXT indexes or SOUNDEX columns: a LIKE/SOUNDEX search that runs now;
+    --apply-ddl adds them and drafts the FULLTEXT search."""
+    from tests.backends import _mysql_connect
+
+    name = unique_name("ctx_shpa")
+    dsn = _mysql_create(name)
+    _mysql_create(f"{name}_b")
+    try:
+        conn = _mysql_connect(name)
+        cur = conn.cursor()
+        for stmt in shapes.mariadb_sql(f"{name}_b"):
+            cur.execute(stmt)
+        conn.commit()
+        conn.close()
+        _draft_check_apply_check(dsn, tmp_path, "MATCH(", "MATCH(")
+    finally:
+        _mysql_drop(name)
+        _mysql_drop(f"{name}_b")
 
 
 def test_cli_stages_on_named_schemas(pg_shapes_dsn, tmp_path):

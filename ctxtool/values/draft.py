@@ -315,11 +315,12 @@ def draft(
         m = forced or default_match(server, cand.kind)
         best = build(server, cand.target, cand.concept_type, m, **recipe_options)
         recipe = best
-        if cand.target.virtual and not forced:
-            # computed when read: no index or helper column can be built on it, so the search
-            # that needs none is the best there is
+        if (cand.target.virtual or cand.target.is_enum) and not forced:
+            # computed when read, or an enum (no FULLTEXT, no immutable text to index, a short
+            # list of labels): the search that needs no DDL is the best there is
             recipe = basic(replace(server, available=()), cand.target, cand.concept_type, limit)
-            recipe.notes.append("a virtual generated column: searched without an index (none can be built)")
+            why = "a virtual generated column" if cand.target.virtual else "an enumerated type"
+            recipe.notes.append(f"{why}: searched without an index (none would serve it)")
         elif as_is and not forced and not _in_place(best, snapshot, server):
             installed = replace(server, available=())  # what the server has, not what it could have
             now = default_match(installed, cand.kind)

@@ -112,8 +112,9 @@ class Target:
 
     @property
     def is_enum(self) -> bool:
-        """A PostgreSQL enumerated type (compared through ``::text``)."""
-        return self.type.strip().lower() == "enum"
+        """An enumerated type (PostgreSQL's, compared through ``::text``; MySQL's ``ENUM(...)``)."""
+        t = self.type.strip().lower()
+        return t == "enum" or t.startswith("enum(")
 
     @property
     def native(self) -> bool:
