@@ -284,6 +284,14 @@ def test_mariadb_types_and_shapes(mariadb_authored):
     assert any("Staff.Skills" in n and "SET" in n for n in a.value_notes)
 
 
+def test_mariadb_ask(mariadb_authored, mariadb_shapes):
+    from ctxtool.runtime import Runtime
+
+    with Runtime(mariadb_authored.data, dsn=mariadb_shapes[0], use_llm=False) as rt:
+        ans = rt.ask("How many order lines have status shipped?")
+        assert ans.status == "answered" and ans.rows == [[50]], (ans.status, ans.sql, ans.rows)
+
+
 def test_mariadb_two_databases_at_once(mariadb_shapes):
     """Two MySQL databases (schemas) introspected together, a table name in both: every stage
     names the database outside the connection's own."""
@@ -320,6 +328,11 @@ def test_spanner_named_schema_and_interleaving(spanner_shapes_dsn):
     sql = a.sql()
     assert "FROM sales.`Customer`" in sql and "JOIN sales.`Customer`" in sql and "sales.`Invoice`" in sql
     assert "Which 10 sales customers have the most invoices?" in a.questions()
+    from ctxtool.runtime import Runtime
+
+    with Runtime(a.data, dsn=spanner_shapes_dsn, use_llm=False) as rt:
+        ans = rt.ask("How many sales customers have region North?")
+        assert ans.status == "answered" and ans.rows == [[6]], (ans.status, ans.sql, ans.rows)
     assert {"sales.Customer.CustomerName", "Customer.CustomerName"} <= {r.target.label for r in a.recipes}
 
 
@@ -371,3 +384,40 @@ def test_chinook_every_stage(chinook_dsn):
     assert "Which 10 playlists have the most tracks?" in questions
     assert not any("playlist tracks" in q for q in questions)
     assert re.search(r"FROM employee JOIN employee AS \w+ ON", a.sql())
+
+
+@pytest.fixture(scope="module")
+def chinook_mariadb_dsn(_mariadb_available):
+    data = _shared_data()
+    if data is None:
+        pytest.skip("shared/data/public/chinook_mysql.sql not found beside the repository or in /work/shared")
+    from tests.backends import _mysql_connect
+
+    text = re.sub(r"/\*.*?\*/", "", (data / "chinook_mysql.sql").read_text(encoding="utf-8"), flags=re.DOTALL)
+    statements = [
+        s.strip()
+        for s in re.split(r";\s*\n", text)
+        if s.strip() and not re.match(r"(DROP DATABASE|CREATE DATABASE|USE )", s.strip(), re.IGNORECASE)
+    ]
+    name = unique_name("ctx_chkm")
+    dsn = _mysql_create(name)
+    try:
+        conn = _mysql_connect(name)
+        cur = conn.cursor()
+        for stmt in statements:
+            cur.execute(stmt)
+        conn.commit()
+        conn.close()
+        yield dsn
+    finally:
+        _mysql_drop(name)
+
+
+def test_chinook_mariadb_every_stage(chinook_mariadb_dsn):
+    """Chinook on MariaDB: PascalCase names through every stage; the value searches run without
+    the FULLTEXT indexes and SOUNDEX columns nobody has added yet."""
+    a = shapes.author(chinook_mariadb_dsn)
+    _clean(a)
+    assert "Which 10 playlists have the most tracks?" in a.questions()
+    assert "FROM `Employee` JOIN `Employee` AS reports_to_employee ON" in a.sql()
+    assert not any("_soundex" in r.query or "MATCH(" in r.query for r in a.recipes)
