@@ -114,6 +114,10 @@ def test_postgres_shapes(which, request):
     } <= set(labels)
     assert not any(re.search(r"tags|sku|picture|details|warranty", label) for label in labels)
     assert any("sales.product.tags" in n and "array" in n for n in a.value_notes)  # skipped with a reason
+    skipped = {c["column"] for c in a.templates.report()["skipped_columns"]}
+    assert {
+        f"sales.product.{c}" for c in ("tags", "details", "raw_details", "sku", "picture", "warranty")
+    } <= skipped
 
 
 def test_ask_on_named_schemas(pg_authored, pg_shapes_dsn):

@@ -370,6 +370,19 @@ class Model:
             return None
         return Link(table, joins[0], joins[1])
 
+    def skipped_columns(self) -> list[tuple[str, str]]:
+        """``(table.column, why)`` for the columns no draft uses because of their type (documents,
+        bytes, arrays, intervals, ids): said in the report, never a traceback."""
+        out = []
+        for t in self.tables:
+            if t.is_link:
+                continue
+            for c in t.columns:
+                if c.category == "other" and not (c.in_pk or c.in_fk):
+                    label = f"{t.schema}.{t.name}.{c.name}" if t.schema else f"{t.name}.{c.name}"
+                    out.append((label, f"type {c.type}: not a value, dimension or measure drafts can use"))
+        return out
+
     def labelled_snapshot(self) -> dict[str, Any]:
         """The snapshot with each column's comment replaced by its plain-English label, so that
         ``parameterize`` names values by what they are ("a given region", not "a given A3") and the
