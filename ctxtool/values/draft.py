@@ -18,12 +18,12 @@ from typing import Any
 from ctxtool.connectors.profile import effective_type
 from ctxtool.errors import InputError
 from ctxtool.snapshot import schema_qualifier
+from ctxtool.values.fallback import basic
 from ctxtool.values.recipes import (
     DEFAULT_LIMIT,
     Recipe,
     Server,
     Target,
-    basic,
     build,
     normalize_match,
     server_from_snapshot,
