@@ -108,6 +108,16 @@ def postgres_sql(version: int) -> list[str]:
             last_update timestamp NOT NULL DEFAULT '2024-01-01 00:00:00',
             PRIMARY KEY (bundle_id, product_id))""",
         "CREATE VIEW sales.product_list AS SELECT product_id, product_name, category FROM sales.product",
+        # types no draft can use as a value, a dimension or a measure: skipped with a reason
+        """CREATE TABLE hr.device (
+            device_id serial PRIMARY KEY, device_name text NOT NULL, ip inet, location point,
+            search tsvector, valid_during int4range, spec xml, flags bit varying(8), opens_at timetz,
+            sizes numeric[], weight real NOT NULL, rating smallint NOT NULL)""",
+        """INSERT INTO hr.device (device_name, ip, location, search, valid_during, spec, flags, opens_at,
+            sizes, weight, rating)
+            SELECT 'Device ' || chr(65 + g % 26) || g, ('10.0.0.' || g)::inet, point(g, g),
+            to_tsvector('simple', 'device ' || g), int4range(g, g + 10), NULL::xml, B'101',
+            '10:00+02'::timetz, ARRAY[g, g * 2]::numeric[], g * 0.75, g % 5 FROM generate_series(1, 120) g""",
     ]
     hr = ", ".join(
         f"({i}, {_q(_person(i))}, {'NULL' if i == 1 else 1 + (i % 4)}, {_q(DEPARTMENTS[i % 4])}, "
@@ -199,6 +209,10 @@ def mariadb_sql(other: str) -> list[str]:
             FOREIGN KEY (`StaffId`) REFERENCES `Staff` (`StaffId`),
             FOREIGN KEY (`ProductId`) REFERENCES `Product` (`ProductId`))""",
         "CREATE VIEW `ProductList` AS SELECT `ProductId`, `ProductName`, `Category` FROM `Product`",
+        """CREATE TABLE `Device` (
+            `DeviceId` INT PRIMARY KEY, `DeviceName` VARCHAR(40) NOT NULL, `BuiltYear` YEAR NOT NULL,
+            `Enabled` BIT(1) NOT NULL, `OpensAt` TIME NOT NULL, `Firmware` BLOB, `Checksum` BINARY(4),
+            `Tag` VARBINARY(10), `Weight` DOUBLE NOT NULL, `Units` MEDIUMINT UNSIGNED NOT NULL)""",
         f"""CREATE TABLE `{other}`.`Staff` (
             `StaffId` INT PRIMARY KEY, `FullName` VARCHAR(60) NOT NULL, `Department` VARCHAR(20) NOT NULL)""",
     ]
@@ -230,6 +244,14 @@ def mariadb_sql(other: str) -> list[str]:
             f"({i}, {1 + i % 40}, {1 + (i * 7) % 60}, {_q(STATUSES[i % 4])}, "
             f"DATE '2023-01-05' + INTERVAL {i * 3} DAY, {1 + i % 9})"
             for i in range(1, 201)
+        )
+    )
+    out.append(
+        "INSERT INTO `Device` VALUES "
+        + ", ".join(
+            f"({i}, 'Device {i}', {1990 + i % 30}, {i % 2}, SEC_TO_TIME({i * 100}), 'xx', 'abcd', 'v', "
+            f"{i * 1.5}, {i * 3})"
+            for i in range(1, 121)
         )
     )
     out.append(

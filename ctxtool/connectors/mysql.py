@@ -65,6 +65,23 @@ def _text(value: Any) -> Any:
     return value
 
 
+def _read_year_as_integer(conn: Any) -> None:
+    """mysql-connector-python reads a YEAR column of a prepared statement's (binary) result as a
+    length-prefixed string and loses its place in the row (garbage, then an IndexError); the
+    server sends YEAR as a 2-byte integer, as it sends SMALLINT, so it is read as one."""
+    protocol = getattr(conn, "_protocol", None)
+    parse = getattr(protocol, "_parse_binary_values", None)
+    if parse is None:
+        return
+    from mysql.connector import FieldType
+
+    def parse_values(fields: Any, packet: bytes, charset: str = "utf-8") -> Any:
+        fields = [(f[0], FieldType.SHORT, *f[2:]) if f[1] == FieldType.YEAR else f for f in fields]
+        return parse(fields, packet, charset)
+
+    protocol._parse_binary_values = parse_values
+
+
 def _select_expr(column: dict[str, Any]) -> str:
     """A column as the profile samples it: SET columns as their text (members in definition order,
     as the server stores and compares them), everything else as is."""
@@ -115,6 +132,7 @@ class MySQLConnector(Connector):
             raise connect_error(exc, dsn) from None
         self.round_trips += 1
         _set_nodelay(self.conn)
+        _read_year_as_integer(self.conn)
         version = str(self.conn.server_info or "")
         self.mariadb = "mariadb" in version.lower()
         self.version = version.removeprefix("5.5.5-").split("-", 1)[0]
@@ -221,6 +239,13 @@ class MySQLConnector(Connector):
                     restore.close()
                 except mysql.connector.Error:
                     pass
+        bits = [i for i, t in enumerate(types) if t == "bit"]
+        if bits:  # BIT(n) comes as bytes: its value is the number they spell
+            rows = [
+                tuple(int.from_bytes(v, "big") if i in bits and isinstance(v, (bytes, bytearray)) else v
+                      for i, v in enumerate(r))
+                for r in rows
+            ]  # fmt: skip
         return QueryResult(
             columns=columns,
             rows=[tuple(_text(v) for v in r) for r in rows[:cap]],

@@ -85,7 +85,9 @@ class Column:
     @property
     def is_year(self) -> bool:
         """A number that counts years (``hired_year``, ``year``): a point in time, not an amount."""
-        return self.category == "number" and bool(_YEAR_NAME.search(self.name))
+        return self.category == "number" and (
+            bool(_YEAR_NAME.search(self.name)) or self.type.lower().startswith("year")
+        )
 
     @property
     def is_audit(self) -> bool:
@@ -373,13 +375,16 @@ class Model:
     def skipped_columns(self) -> list[tuple[str, str]]:
         """``(table.column, why)`` for the columns no draft uses because of their type (documents,
         bytes, arrays, intervals, ids): said in the report, never a traceback."""
+        from ctxtool.snapshot import schema_qualifier
+
         out = []
         for t in self.tables:
             if t.is_link:
                 continue
             for c in t.columns:
                 if c.category == "other" and not (c.in_pk or c.in_fk):
-                    label = f"{t.schema}.{t.name}.{c.name}" if t.schema else f"{t.name}.{c.name}"
+                    schema = schema_qualifier(self.snapshot, t.schema)
+                    label = f"{schema}.{t.name}.{c.name}" if schema else f"{t.name}.{c.name}"
                     out.append((label, f"type {c.type}: not a value, dimension or measure drafts can use"))
         return out
 
@@ -482,6 +487,12 @@ def column_category(type_name: str) -> str:
         return "bool"
     if t.startswith("set("):
         return "set"  # several members per value: filtered by membership, not equality
+    if "range" in t:
+        return "other"  # int4range, tstzrange, multiranges: intervals of values, not values
+    if t.startswith("time") and not t.startswith("timestamp"):
+        return "other"  # a time of day: no year to count by, no date to compare with
+    if t.startswith("year"):
+        return "number"  # MySQL YEAR: a year number (compared with 1995, not '1995-01-01')
     if t == "money":
         return "number"  # compared and summed as numeric (Model.col casts it)
     if t == "uuid":
