@@ -276,14 +276,19 @@ def spanner_ddl() -> list[str]:
             InvoiceDate DATE NOT NULL, Total NUMERIC NOT NULL
         ) PRIMARY KEY (CustomerId, InvoiceId), INTERLEAVE IN PARENT sales.Customer ON DELETE CASCADE""",
         """CREATE TABLE Customer (
-            CustomerId INT64 NOT NULL, CustomerName STRING(60) NOT NULL, Segment STRING(20) NOT NULL
+            CustomerId INT64 NOT NULL, CustomerName STRING(60) NOT NULL, Segment STRING(20) NOT NULL,
+            Active BOOL NOT NULL, Score FLOAT64, Tags ARRAY<STRING(MAX)>, Details JSON, Payload BYTES(MAX),
+            UpdatedAt TIMESTAMP, SegmentLabel STRING(MAX) AS (CONCAT(Segment, ' segment')) STORED
         ) PRIMARY KEY (CustomerId)""",
     ]
 
 
 def spanner_rows() -> dict[str, tuple[list[str], list[tuple]]]:
+    import base64
     import datetime
     import decimal
+
+    from google.cloud.spanner_v1.data_types import JsonObject
 
     return {
         "sales.Customer": (
@@ -304,8 +309,31 @@ def spanner_rows() -> dict[str, tuple[list[str], list[tuple]]]:
             ],  # fmt: skip
         ),
         "Customer": (
-            ["CustomerId", "CustomerName", "Segment"],
-            [(i, _person(i + 4), CATEGORIES[i % 5]) for i in range(1, 21)],
+            [
+                "CustomerId",
+                "CustomerName",
+                "Segment",
+                "Active",
+                "Score",
+                "Tags",
+                "Details",
+                "Payload",
+                "UpdatedAt",
+            ],
+            [
+                (
+                    i,
+                    _person(i + 4),
+                    CATEGORIES[i % 5],
+                    i % 3 != 0,
+                    i * 1.5,
+                    [ADJ[i % 8], NOUN[i % 8]],
+                    JsonObject({"n": i}),
+                    base64.b64encode(b"\x01\x02"),
+                    datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc),
+                )
+                for i in range(1, 21)
+            ],  # fmt: skip
         ),
     }
 

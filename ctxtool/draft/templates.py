@@ -37,6 +37,11 @@ def say(value: Any, col: Column) -> str:
     return "'" + str(value) + "'"
 
 
+def total_of(col: Column) -> str:
+    """ "total amount", but "total" for a column already called total (not "total total")."""
+    return col.label if col.label.lower().split()[:1] == ["total"] else f"total {col.label}"
+
+
 def flag_words(col: Column) -> str:
     """A flag as the predicate it is: ``is_active`` -> "active" ("How many staff are active?")."""
     return re.sub(r"^(?:is|are)\s+", "", col.label, flags=re.IGNORECASE) or col.label
@@ -230,9 +235,7 @@ class TemplateDrafter:
             agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
             alias = f"{word}_{snake(meas.name)}"
             self.add(
-                f"What is the total {meas.label} of all {p}?"
-                if word == "total"
-                else average_question(meas, p),
+                f"What is the {total_of(meas)} of all {p}?" if word == "total" else average_question(meas, p),
                 f"SELECT {agg}({mc}) AS {alias} FROM {src}",
                 f"schema:{word}",
                 t,
@@ -257,7 +260,7 @@ class TemplateDrafter:
                     continue
                 cc = m.col(c)
                 self.add(
-                    f"What is the total {meas.label} of {p} for each {c.label}?"
+                    f"What is the {total_of(meas)} of {p} for each {c.label}?"
                     if word == "total"
                     else average_question(meas, p, f" for each {c.label}"),
                     f"SELECT {cc}, {agg}({mc}) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
@@ -383,7 +386,7 @@ class TemplateDrafter:
                 agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
                 malias = f"{word}_{snake(meas.name)}"
                 self.add(
-                    f"What is the total {meas.label} of {c.names.plural} for each {label}?"
+                    f"What is the {total_of(meas)} of {c.names.plural} for each {label}?"
                     if word == "total"
                     else average_question(meas, c.names.plural, f" for each {label}"),
                     f"SELECT {cc}, {agg}({m.col(meas)}) AS {malias} FROM {src} GROUP BY {cc} "
