@@ -411,8 +411,21 @@ def test_chinook_every_stage(chinook_dsn):
     _clean(a)
     questions = a.questions()
     assert "Which 10 playlists have the most tracks?" in questions
+    assert "Which 10 tracks belong to the most playlists?" in questions  # the other side, other words
     assert not any("playlist tracks" in q for q in questions)
     assert re.search(r"FROM employee JOIN employee AS \w+ ON", a.sql())
+    from ctxtool.runtime import Runtime
+
+    with Runtime(a.data, dsn=chinook_dsn, use_llm=False) as rt:
+        for question, column in (
+            ("Which 5 playlists have the most tracks?", "track_count"),
+            ("Which 5 tracks belong to the most playlists?", "playlist_count"),
+        ):
+            ans = rt.ask(question)
+            assert ans.status == "answered" and len(ans.rows) == 5 and column in ans.sql, (
+                question,
+                ans.status,
+            )
 
 
 @pytest.fixture(scope="module")

@@ -179,7 +179,7 @@ class TemplateDrafter:
                     self.two_hop(join, grand)
         for link in self.m.links:
             self.link(link.a, link.b)
-            self.link(link.b, link.a)
+            self.link(link.b, link.a, reverse=True)
         seen: set[str] = set()
         unique = []
         for d in self.out:
@@ -434,9 +434,11 @@ class TemplateDrafter:
                 g,
             )
 
-    def link(self, own: Join, other: Join) -> None:
+    def link(self, own: Join, other: Join, reverse: bool = False) -> None:
         """A many-to-many relationship seen from ``own.parent``: "Which playlists have the most
-        tracks?" (counted through the link table, without naming it)."""
+        tracks?" (counted through the link table, without naming it); from the other side
+        (``reverse``), "Which tracks belong to the most playlists?" -- other words, so that the two
+        questions never read alike."""
         m = self.m
         link, a, b = own.child, own.parent, other.parent
         if a.name.lower() == b.name.lower() or link.name.lower() in (a.name.lower(), b.name.lower()):
@@ -448,7 +450,9 @@ class TemplateDrafter:
         gsql = ", ".join(m.col(k) for k in group)
         alias = f"{snake(b.name)}_count"
         self.add(
-            f"Which {TOP_N} {a.names.plural} have the most {b.names.plural}?",
+            f"Which {TOP_N} {a.names.plural} belong to the most {b.names.plural}?"
+            if reverse
+            else f"Which {TOP_N} {a.names.plural} have the most {b.names.plural}?",
             f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
             f"ORDER BY {alias} DESC, {', '.join(m.col(k) for k in keys)} LIMIT {TOP_N}",
             "schema:link-top",
@@ -457,8 +461,9 @@ class TemplateDrafter:
         )
         if name is not None and (values := m.values(name, 1)):
             v = values[0]
+            verb = "belong to" if reverse else "have"
             self.add(
-                f"How many {b.names.plural} does the {a.names.singular} with {name.label} {say(v, name)} have?",
+                f"How many {b.names.plural} does the {a.names.singular} with {name.label} {say(v, name)} {verb}?",
                 f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
                 "schema:link-lookup",
                 link,
