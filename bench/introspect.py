@@ -7,8 +7,11 @@ MariaDB, then times, side by side and in the same run, the three commands as a u
 many statements ctxtool sends to the server (its round trips) for 10% of the tables and for all of
 them: the number must not grow with the table count.
 
-    .venv/bin/python bench/introspect.py                  # 1,000 tables x 20 columns, both engines
+    .venv/bin/python bench/introspect.py                  # 1,000 and 20 tables x 20 columns, both engines
     .venv/bin/python bench/introspect.py --tables 200 --engines postgres
+
+On a small schema the command's time is mostly the process start (Python, the driver, the CLI):
+``python -X importtime -m ctxtool introspect ...`` shows where it goes.
 
 Needs PostgreSQL on 127.0.0.1:5432 (user postgres, trust) and MariaDB on 127.0.0.1:3306 (root, no
 password), as on the project's machines; ``pg_dump``/``mysqldump`` on PATH. The scratch databases
@@ -209,7 +212,7 @@ def bench_mariadb(n_tables: int, n_columns: int, repeat: int, tmp: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=1000)
+    parser.add_argument("--tables", default="1000,20", help="table counts, comma-separated")
     parser.add_argument("--columns", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--engines", default="postgres,mariadb")
@@ -218,13 +221,19 @@ def main(argv: list[str] | None = None) -> int:
         if shutil.which(tool) is None:
             print(f"{tool} is not on PATH", file=sys.stderr)
             return 2
+    for n_tables in (int(n) for n in str(args.tables).split(",")):
+        _run_size(n_tables, args)
+    return 0
+
+
+def _run_size(n_tables: int, args: argparse.Namespace) -> None:
     rows = []
     with tempfile.TemporaryDirectory(prefix="ctx_bench_") as tmp:
         for engine in args.engines.split(","):
-            print(f"building {args.tables} tables x {args.columns} columns on {engine} ...", file=sys.stderr)
+            print(f"building {n_tables} tables x {args.columns} columns on {engine} ...", file=sys.stderr)
             bench = bench_postgres if engine == "postgres" else bench_mariadb
-            rows.append(bench(args.tables, args.columns, args.repeat, tmp))
-    print(f"\nintrospect of {args.tables} tables x {args.columns} columns (median of {args.repeat} runs)\n")
+            rows.append(bench(n_tables, args.columns, args.repeat, tmp))
+    print(f"\nintrospect of {n_tables} tables x {args.columns} columns (median of {args.repeat} runs)\n")
     header = f"{'engine':<15} {'ctxtool introspect':>19} {'(in-process)':>13} {'reference':>26} {'ratio':>6}   round trips by table count"
     print(header)
     print("-" * len(header))
@@ -239,7 +248,6 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['engine']:<15} {r['ctxtool_s']:>17.2f} s {r['ctxtool_inprocess_s']:>11.2f} s "
             f"{ref:>26} {ratio:>5.2f}x   {trips}"
         )
-    return 0
 
 
 if __name__ == "__main__":

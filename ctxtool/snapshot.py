@@ -454,9 +454,10 @@ class Catalog:
         defaults = [n for n in ("public", "", self.snapshot.get("database")) if n in names]
         self._default_schemas = tuple(defaults) or tuple(names[:1])
 
-    def table(self, name: str, schema: str | None = None) -> TableRef | None:
-        """The table ``name`` (``schema.table`` accepted) in ``schema`` or, without one, in the default
-        schema (``public``, Spanner's unnamed one, the MySQL database) or else in the only schema that has it."""
+    def table(self, name: str, schema: str | None = None, columns: Sequence[str] = ()) -> TableRef | None:
+        """The table ``name`` (``schema.table`` accepted) in ``schema`` or, without one, the one of
+        its namesakes that has ``columns`` (a facet's ``table.column``), then the one in the default
+        schema (``public``, Spanner's unnamed one, the MySQL database), else the only one."""
         if schema is None and "." in name and name.lower() not in self._tables:
             schema, name = name.rsplit(".", 1)
         candidates = self._tables.get(name.lower(), [])
@@ -466,6 +467,8 @@ class Catalog:
             return None
         exact = [c for c in candidates if c.name == name]
         pool = exact or candidates
+        if len(pool) > 1 and schema is None and columns:
+            pool = [c for c in pool if all(c.column(col) for col in columns)] or pool
         if len(pool) > 1 and schema is None:
             preferred = [c for c in pool if c.schema in self._default_schemas]
             pool = preferred or pool
@@ -486,6 +489,24 @@ class Catalog:
                 c["name"]: str(c.get("type") or "text") for c in ref.table["columns"]
             }
         return out
+
+
+def default_schema(snapshot: dict[str, Any]) -> str:
+    """The schema unqualified names reach: ``public`` on PostgreSQL, the connection's database on
+    MySQL, Spanner's unnamed one."""
+    engine = str(snapshot.get("engine") or snapshot.get("dialect") or "postgres").lower()
+    if engine in ("postgres", "postgresql", "alloydb"):
+        return "public"
+    if engine in ("mysql", "mariadb"):
+        return str(snapshot.get("database") or "")
+    return ""
+
+
+def schema_qualifier(snapshot: dict[str, Any], schema: str | None) -> str | None:
+    """``schema`` when SQL must name it to reach its tables, None for the default schema."""
+    if not schema or schema == default_schema(snapshot):
+        return None
+    return schema
 
 
 def find_table(snapshot: dict[str, Any], name: str, schema: str | None = None) -> dict[str, Any] | None:

@@ -16,6 +16,16 @@ _store_option = click.option(
 _format_option = click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+# the reference calls it conversation_length: both spellings of it are accepted beside --length
+_length_option = click.option(
+    "--length",
+    "--conversation-length",
+    "--conversation_length",
+    "conversation_length",
+    type=int,
+    default=None,
+    help="Prompts sent as history (default 10).",
+)
 _session_option = click.option(
     "--session",
     "session_key",
@@ -49,9 +59,7 @@ def command() -> None:
 @click.option(
     "--retention-days", type=int, default=None, help="Days to keep it from creation (default 7; 0 keeps)."
 )
-@click.option(
-    "--length", "conversation_length", type=int, default=None, help="Prompts sent as history (default 10)."
-)
+@_length_option
 @click.option("--use", "use_it", is_flag=True, help="Also make it the current conversation of this session.")
 @_session_option
 @_store_option
@@ -130,7 +138,7 @@ def show_cmd(conversation_id, session_key, store, fmt) -> None:
 @click.option("--title", default=None)
 @click.option("--description", default=None)
 @click.option("--retention-days", type=int, default=None)
-@click.option("--length", "conversation_length", type=int, default=None)
+@_length_option
 @_store_option
 @_format_option
 def update_cmd(conversation_id, title, description, retention_days, conversation_length, store, fmt) -> None:

@@ -181,6 +181,8 @@ def _print_report(result, report, executed: bool) -> None:
     console.info(f"{report['kept']} of {report['drafted']} drafted {result.kind} kept, {checked}")
     for d in result.dropped:
         console.info(f"  dropped: {d.text} -- {d.reason}")
+    for column, why in result.skipped_columns:
+        console.info(f"  skipped column {column}: {why}")
     if result.workload is not None:
         wl = result.workload
         console.info(

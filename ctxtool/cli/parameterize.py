@@ -42,7 +42,10 @@ def _load_snapshot(path: str) -> dict:
     help="Write the result here ('-' for stdout).",
 )
 @click.option("--in-place", is_flag=True, help="Rewrite FILE (atomically).")
-@click.option("--dialect", help="postgres (alloydb), mysql or spanner; default: the snapshot's dialect.")
+@click.option(
+    "--dialect",
+    help="postgres (alloydb), mysql or spanner; default: the snapshot's dialect, else postgres (as validate).",
+)
 @click.option(
     "--snapshot",
     "snapshot_path",
@@ -77,9 +80,7 @@ def command(
     cs = load(file)
     snapshot = _load_snapshot(snapshot_path) if snapshot_path else None
     if not dialect:
-        dialect = (snapshot or {}).get("dialect")
-    if not dialect:
-        raise InputError("name the SQL dialect with --dialect postgres|mysql|spanner (or give --snapshot)")
+        dialect = (snapshot or {}).get("dialect") or "postgres"  # the default validate has too
     _, report, changed_text = parameterize_contextset(cs, dialect, snapshot, force=force)
     changed = changed_text is not None
     new_text = changed_text if changed else cs.doc.text

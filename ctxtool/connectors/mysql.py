@@ -60,7 +60,33 @@ def normalize_column_type(column_type: str, *, mariadb: bool) -> str:
 def _text(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, (set, frozenset)):  # a SET column through the text protocol
+        return ",".join(sorted(str(v) for v in value))
     return value
+
+
+def _read_year_as_integer(conn: Any) -> None:
+    """mysql-connector-python reads a YEAR column of a prepared statement's (binary) result as a
+    length-prefixed string and loses its place in the row (garbage, then an IndexError); the
+    server sends YEAR as a 2-byte integer, as it sends SMALLINT, so it is read as one."""
+    protocol = getattr(conn, "_protocol", None)
+    parse = getattr(protocol, "_parse_binary_values", None)
+    if parse is None:
+        return
+    from mysql.connector import FieldType
+
+    def parse_values(fields: Any, packet: bytes, charset: str = "utf-8") -> Any:
+        fields = [(f[0], FieldType.SHORT, *f[2:]) if f[1] == FieldType.YEAR else f for f in fields]
+        return parse(fields, packet, charset)
+
+    protocol._parse_binary_values = parse_values
+
+
+def _select_expr(column: dict[str, Any]) -> str:
+    """A column as the profile samples it: SET columns as their text (members in definition order,
+    as the server stores and compares them), everything else as is."""
+    name = quote_ident(column["name"])
+    return f"CAST({name} AS CHAR)" if str(column.get("type") or "").lower().startswith("set(") else name
 
 
 class MySQLConnector(Connector):
@@ -106,6 +132,7 @@ class MySQLConnector(Connector):
             raise connect_error(exc, dsn) from None
         self.round_trips += 1
         _set_nodelay(self.conn)
+        _read_year_as_integer(self.conn)
         version = str(self.conn.server_info or "")
         self.mariadb = "mariadb" in version.lower()
         self.version = version.removeprefix("5.5.5-").split("-", 1)[0]
@@ -212,6 +239,13 @@ class MySQLConnector(Connector):
                     restore.close()
                 except mysql.connector.Error:
                     pass
+        bits = [i for i, t in enumerate(types) if t == "bit"]
+        if bits:  # BIT(n) comes as bytes: its value is the number they spell
+            rows = [
+                tuple(int.from_bytes(v, "big") if i in bits and isinstance(v, (bytes, bytearray)) else v
+                      for i, v in enumerate(r))
+                for r in rows
+            ]  # fmt: skip
         return QueryResult(
             columns=columns,
             rows=[tuple(_text(v) for v in r) for r in rows[:cap]],
@@ -357,6 +391,8 @@ class MySQLConnector(Connector):
                 if gen:
                     col["generated"] = gen
                     col["default"] = None
+                    if "virtual" in str(extra).lower():  # computed when read: cannot be indexed
+                        col["virtual"] = True
                 if "auto_increment" in str(extra).lower():
                     col["identity"] = "auto_increment"
                 table["columns"].append(col)
@@ -499,7 +535,7 @@ class MySQLConnector(Connector):
         return "'" + text.replace("'", "''") + "'"
 
     def _sample_profile(self, schema: str, table: dict[str, Any]) -> None:
-        cols = ", ".join(quote_ident(c["name"]) for c in table["columns"])
+        cols = ", ".join(_select_expr(c) for c in table["columns"])
         target = f"{quote_ident(schema)}.{quote_ident(table['name'])}"
         import mysql.connector
 

@@ -27,6 +27,8 @@ from ctxtool.errors import DatabaseError
 
 ALLOYDB_EXTENSIONS = ("alloydb_ai_nl", "google_columnar_engine", "google_ml_integration", "alloydb_scann")
 _SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
+# character(n): values are blank-padded to n; ctxtool shows and compares them trimmed
+_PADDED = re.compile(r"^(?:character|bpchar)\s*(?:\(|$)", re.IGNORECASE)
 _KINDS = {"r": "table", "p": "table", "f": "foreign_table", "v": "view", "m": "materialized_view"}
 _CURSORABLE = re.compile(r"^\s*(?:\(\s*)*(select|with|values|table)\b", re.IGNORECASE)
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*\n?|/\*.*?\*/)*", re.DOTALL)
@@ -50,8 +52,12 @@ _RELS_SQL = (
 )
 _COLUMNS_SQL = (
     "SELECT a.attrelid, a.attnum, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
-    "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text "
-    "FROM pg_attribute a "
+    "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text, "
+    # a domain's base type (a domain over integer is a number), an enum's labels in their order
+    "CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) END, "
+    "CASE WHEN t.typtype = 'e' THEN ARRAY(SELECT e.enumlabel::text FROM pg_enum e "
+    "  WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) END "
+    "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
     "LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum "
     "LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass "
     "AND d.objsubid = a.attnum "
@@ -356,8 +362,11 @@ class PostgresConnector(Connector):
             result = self.query(
                 f"SELECT {col} FROM {target} WHERE {col} IS NOT NULL LIMIT {int(n)}", max_rows=n
             )
+        padded = bool(result.column_types) and result.column_types[0] == "bpchar"
         seen: list[Any] = []
         for (value,) in result.rows:
+            if padded and isinstance(value, str):
+                value = value.rstrip()  # character(n): as ::text (and users) write it
             if value not in seen:
                 seen.append(value)
         return seen
@@ -425,7 +434,19 @@ class PostgresConnector(Connector):
         # below.
         current, append, last = None, None, 0
         unordered: set[int] = set()
-        for relid, attnum, name, typ, notnull, default, comment, generated, identity in col_rows:
+        for (
+            relid,
+            attnum,
+            name,
+            typ,
+            notnull,
+            default,
+            comment,
+            generated,
+            identity,
+            base,
+            labels,
+        ) in col_rows:
             if relid != current:
                 table = tables.get(relid)
                 current, append, last = relid, None, 0
@@ -446,19 +467,23 @@ class PostgresConnector(Connector):
                 }  # fmt: skip
                 if generated:
                     col["generated"] = default
+                    if generated == "v":  # PostgreSQL 18: computed when read, not stored
+                        col["virtual"] = True
                 if identity:
                     col["identity"] = "always" if identity == "a" else "by default"
-                append(col)
             else:
-                append(
-                    {
-                        "name": name,
-                        "type": typ,
-                        "nullable": not notnull,
-                        "default": default,
-                        "comment": comment,
-                    }
-                )
+                col = {
+                    "name": name,
+                    "type": typ,
+                    "nullable": not notnull,
+                    "default": default,
+                    "comment": comment,
+                }
+            if base:
+                col["base_type"] = base
+            if labels is not None:
+                col["values"] = list(labels)
+            append(col)
         if unordered:
             attnum_of = {(relid, name): attnum for (relid, attnum), name in names.items()}
             for relid in unordered:
@@ -584,7 +609,8 @@ class PostgresConnector(Connector):
 
     def _profile(self, tables: dict[int, dict[str, Any]], step: Any) -> None:
         """Column profiles from ``pg_stats`` (one query); never-analyzed tables get a bounded sample."""
-        from ctxtool.connectors.profile import type_category  # profiling only: not on the plain path
+        # profiling only: not on the plain path
+        from ctxtool.connectors.profile import effective_type, type_category
 
         step("statistics")
         stat_rows = self._catalog(
@@ -610,16 +636,22 @@ class PostgresConnector(Connector):
             rows = table["row_estimate"] or 0
             for col in table["columns"]:
                 _, _, null_frac, n_distinct, mcv, mcf, hist, avg_width = stats[(oid, col["name"])]
-                category = type_category(col["type"])
+                category = type_category(effective_type(col))
+                padded = _PADDED.match(col["type"]) is not None
                 distinct = n_distinct if n_distinct >= 0 else -n_distinct * rows
                 common = []
                 if mcv and mcf and category != "other":
                     common = [
-                        {"value": _typed(v, category), "frequency": round(float(f), 4)}
+                        {
+                            "value": _typed(v.rstrip() if padded and v else v, category),
+                            "frequency": round(float(f), 4),
+                        }
                         for v, f in zip(mcv, mcf, strict=False)
                     ][:10]
                 lo = hi = None
-                if category in ("number", "date"):
+                if category == "text" and hist:  # lexical bounds: they tell numbers stored as text
+                    lo, hi = hist[0], hist[-1]
+                elif category in ("number", "date"):
                     candidates = [v for v in list(mcv or []) + list(hist or []) if v is not None]
                     key = (lambda v: float(v)) if category == "number" else (lambda v: v)
                     try:
@@ -641,7 +673,7 @@ class PostgresConnector(Connector):
         cols = ", ".join(quote_ident(c["name"]) for c in table["columns"])
         import psycopg
 
-        from ctxtool.connectors.profile import SAMPLE_ROWS, profile_rows
+        from ctxtool.connectors.profile import SAMPLE_ROWS, effective_type, profile_rows
 
         try:
             with self.conn.cursor() as cur:
@@ -655,7 +687,7 @@ class PostgresConnector(Connector):
             total = len(rows)
         profiles = profile_rows(
             [c["name"] for c in table["columns"]],
-            [c["type"] for c in table["columns"]],
+            [effective_type(c) for c in table["columns"]],
             rows,
             total_rows=total,
         )

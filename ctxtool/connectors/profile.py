@@ -24,6 +24,14 @@ _NUMERIC_WORDS = ("int", "numeric", "decimal", "float", "double", "real", "seria
 _DATE_WORDS = ("date", "time")  # date, datetime, timestamp, time, interval is excluded below
 
 
+def effective_type(column: dict[str, Any]) -> str:
+    """The type a snapshot column behaves as: a domain's base type (a domain ``year`` over integer is
+    a number), ``enum`` for an enumerated type (its labels in ``values``), else its own type."""
+    if column.get("values") is not None:
+        return "enum"
+    return str(column.get("base_type") or column.get("type") or "")
+
+
 def type_category(type_name: str) -> str:
     """``number``, ``date``, ``text`` or ``other`` for an engine type name (``int(11)``, ``STRING(MAX)``...)."""
     t = (type_name or "").lower()
@@ -35,7 +43,9 @@ def type_category(type_name: str) -> str:
         return "number"
     if any(w in t for w in _DATE_WORDS) or t == "year":
         return "date"
-    if any(w in t for w in ("char", "text", "string", "enum", "citext", "name", "uuid")):
+    if t.startswith(("enum(", "set(")) or any(
+        w in t for w in ("char", "text", "string", "enum", "citext", "name", "uuid")
+    ):
         return "text"
     return "other"
 
@@ -110,7 +120,7 @@ def profile_column(
             for v, c in common[:MOST_COMMON]
             if c > 1 or len(counts) <= MOST_COMMON
         ]
-    if category in ("number", "date"):
+    if category in ("number", "date", "text"):  # text: lexical bounds
         try:
             lo, hi = min(non_null), max(non_null)
             out["min"], out["max"] = jsonable(lo), jsonable(hi)
@@ -124,6 +134,8 @@ def profile_column(
 def _hashable(value: Any) -> Any:
     if isinstance(value, (list, dict)):
         return repr(value)
+    if isinstance(value, (set, frozenset)):
+        return ",".join(sorted(map(str, value)))
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
     return value

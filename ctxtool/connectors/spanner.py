@@ -461,6 +461,8 @@ class SpannerConnector(Connector):
         cols = ", ".join(self.quote(c["name"]) for c in columns)
         rows = self._run(f"SELECT {cols} FROM {target} LIMIT {SAMPLE_ROWS}", snapshot=snap)
         total = len(rows) if len(rows) < SAMPLE_ROWS else None
+        if total is not None and table.get("row_estimate") is None:
+            table["row_estimate"] = total  # the sample read the whole table: its row count is known
         profiles = profile_rows(
             [c["name"] for c in columns], [str(c["type"]) for c in columns], rows, total_rows=total
         )

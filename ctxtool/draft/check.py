@@ -101,7 +101,7 @@ def execute_drafts(
             table = d.table or (d.tables[0] if d.tables else None)
             if table is None:
                 continue
-            sql = f"SELECT 1 FROM {m_quote(table)} WHERE {d.item['sql_snippet']} LIMIT 1"
+            sql = f"SELECT 1 FROM {d.from_sql or m_quote(table)} WHERE {d.item['sql_snippet']} LIMIT 1"
             try:
                 result = connector.query(sql, max_rows=1)
             except CtxtoolError as exc:

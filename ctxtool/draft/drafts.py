@@ -14,6 +14,7 @@ class Draft:
     origin: str  # "schema:count", "workload", "llm", ...
     tables: list[str] = field(default_factory=list)
     table: str | None = None  # for facets: the table the snippet filters (to execute it)
+    from_sql: str | None = None  # that table as FROM writes it (schema-qualified where needed)
     fingerprint: str | None = None  # the workload group this draft answers
     frequency: int = 0  # how often the workload ran it
     alternatives: list[str] = field(default_factory=list)  # other concrete SQL for the same template

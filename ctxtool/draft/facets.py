@@ -16,6 +16,7 @@ from ctxtool.draft.templates import (
     date_phrase,
     date_range_sql,
     dates,
+    flag_words,
     measures,
     say,
     year_range,
@@ -25,7 +26,12 @@ from ctxtool.draft.templates import (
 def draft_facets(model: Model) -> list[Draft]:
     out: list[Draft] = []
     for t in model.tables:
-        out.extend(_table_facets(model, t))
+        if t.is_link:
+            continue
+        drafts = _table_facets(model, t)
+        for d in drafts:
+            d.from_sql = model.table_sql(t)  # schema-qualified: to execute the facet on its table
+        out.extend(drafts)
     seen: set[str] = set()
     unique = []
     for d in out:
@@ -91,8 +97,19 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
             )
         )
     for f in [c for c in t.columns if c.is_flag and c.readable][:3]:
-        out.append(facet(f"{p} that are {f.label}", f"{m.col(f)} = TRUE", "schema:flag", t.name))
-        out.append(facet(f"{p} that are not {f.label}", f"{m.col(f)} = FALSE", "schema:flag", t.name))
+        words = flag_words(f)
+        out.append(facet(f"{p} that are {words}", f"{m.col(f)} = TRUE", "schema:flag", t.name))
+        out.append(facet(f"{p} that are not {words}", f"{m.col(f)} = FALSE", "schema:flag", t.name))
+    for s in [c for c in t.columns if c.category == "set" and c.readable][:2]:
+        for member in s.members[:1]:
+            out.append(
+                facet(
+                    f"{p} with {s.label} including {say(member, s)}",
+                    f"FIND_IN_SET({m.literal(member)}, {m.col(s)}) > 0",
+                    "schema:set-member",
+                    t.name,
+                )
+            )
     name = t.name_column
     if name is not None and (values := m.values(name, 1)):
         v = values[0]

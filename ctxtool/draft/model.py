@@ -15,11 +15,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ctxtool.connectors.profile import type_category
+from ctxtool.connectors.profile import effective_type, type_category
 from ctxtool.dialects import normalize
 from ctxtool.draft.names import Namer, TableName
 
 CATEGORICAL_MAX = 30  # a text column with at most this many values is a category
+MAX_CATEGORY_ROWS_UNIQUE = 12  # above this many rows, a column unique per row is no category
 SMALL_NUMBER_MAX = 12  # a number column with at most this many values is also a category
 
 # Words that must be quoted as identifiers in at least one of the engines.
@@ -32,6 +33,15 @@ RESERVED = frozenset(
     offset on only or order outer over partition preceding primary proto range recursive references
     respect right rollup rows select set some struct table tablesample then to treesample true
     unbounded union unnest user using when where window with within""".split()
+)
+
+
+_ID_NAME = re.compile(r"(?:^|_)(?:[iI][dD]|uuid|guid|UUID|GUID)$|[a-z0-9](?:Id|ID|Uuid|UUID|Guid|GUID)$")
+_YEAR_NAME = re.compile(r"(?:^|_)year$|[a-z]Year$|^year_?(?:of|built|founded|opened)", re.IGNORECASE)
+_AUDIT_NAME = re.compile(
+    r"^(?:last_?(?:update|updated|modified|changed)|(?:date_?)?(?:created|updated|modified|changed|inserted|deleted)"
+    r"(?:_?(?:at|on|date|time|ts|by|timestamp))?|row_?version|etl_\w+|record_\w+_(?:at|on|by))$",
+    re.IGNORECASE,
 )
 
 
@@ -61,8 +71,29 @@ class Column:
 
     @property
     def id_like(self) -> bool:
-        low = self.name.lower()
-        return self.in_pk or self.in_fk or low == "id" or low.endswith("_id")
+        """Keys and surrogate ids (``id``, ``customer_id``, ``ArtistId``, ``uuid``): never a
+        dimension or a measure."""
+        return (self.in_pk and self.category != "date") or self.in_fk or bool(_ID_NAME.search(self.name))
+
+    @property
+    def members(self) -> list[str]:
+        """The members a MySQL ``SET(...)`` column may hold, in their order."""
+        if self.category != "set":
+            return []
+        return [m.replace("''", "'") for m in re.findall(r"'((?:[^']|'')*)'", self.type)]
+
+    @property
+    def is_year(self) -> bool:
+        """A number that counts years (``hired_year``, ``year``): a point in time, not an amount."""
+        return self.category == "number" and (
+            bool(_YEAR_NAME.search(self.name)) or self.type.lower().startswith("year")
+        )
+
+    @property
+    def is_audit(self) -> bool:
+        """Bookkeeping of the row, not of what it describes (``last_update``, ``created_at``,
+        ``modified_by``): never a dimension or a measure."""
+        return bool(_AUDIT_NAME.search(self.name))
 
     @property
     def common_values(self) -> list[Any]:
@@ -75,20 +106,23 @@ class Column:
 
     @property
     def is_categorical(self) -> bool:
-        if self.id_like or self.category not in ("text", "number", "bool"):
+        if self.id_like or self.is_audit or self.category not in ("text", "number", "bool"):
             return False
         d = self.distinct
         if d is None or d < 2:
             return False
+        rows = self.table.rows or 0
+        if rows and d >= 0.9 * rows and rows > MAX_CATEGORY_ROWS_UNIQUE:
+            return False  # a value per row: names, not categories
         if self.category == "text":
             return d <= CATEGORICAL_MAX
         if self.category == "bool":
-            return True
+            return False  # flags get questions of their own ("How many X are active?")
         return d <= SMALL_NUMBER_MAX
 
     @property
     def is_measure(self) -> bool:
-        if self.id_like or self.category != "number":
+        if self.id_like or self.is_audit or self.category != "number" or self.is_year:
             return False
         d = self.distinct
         return d is None or d > SMALL_NUMBER_MAX
@@ -106,7 +140,7 @@ class Column:
 
     @property
     def is_date(self) -> bool:
-        return self.category == "date" and not self.id_like
+        return self.category == "date" and not self.id_like and not self.is_audit
 
     @property
     def is_timestamp(self) -> bool:
@@ -124,6 +158,7 @@ class Table:
     primary_key: list[str]
     columns: list[Column] = field(default_factory=list)
     kind: str = "table"
+    is_link: bool = False  # a many-to-many link table: drafted as the relationship it holds
 
     def column(self, name: str) -> Column | None:
         low = name.lower()
@@ -162,8 +197,8 @@ class Join:
         flights.dest_airport_id), the words that tell them apart ("origin"), else None."""
         if len(self.pairs) != 1:
             return None
-        col = self.pairs[0][0].name.lower()
-        parent = self.parent.name.lower()
+        col = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", self.pairs[0][0].name).lower()
+        parent = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", self.parent.name).lower()
         base = re.sub(r"_?id$", "", col)
         for stem in (parent, self.parent.names.singular.lower().replace(" ", "_")):
             base = base.replace(stem, "").replace(singular_stem(stem), "")
@@ -173,6 +208,15 @@ class Join:
         from ctxtool.draft.names import words_of
 
         return words_of(base)
+
+
+@dataclass(eq=False)
+class Link:
+    """A many-to-many relationship: ``table`` (a link table) joins ``a.parent`` and ``b.parent``."""
+
+    table: Table
+    a: Join
+    b: Join
 
 
 def singular_stem(word: str) -> str:
@@ -196,6 +240,12 @@ class Model:
         self.sampler = sampler
         self._samples: dict[tuple[str, str], list[Any]] = {}
         wanted = {t.lower() for t in tables} if tables else None
+        counts: dict[str, int] = {}
+        for schema in snapshot.get("schemas") or []:
+            for t in schema.get("tables") or []:
+                counts[t["name"].lower()] = counts.get(t["name"].lower(), 0) + 1
+        # a table name two schemas share: its columns and questions name the schema too
+        self.shared_names = {name for name, n in counts.items() if n > 1}
         self.tables: list[Table] = []
         raw_tables: list[tuple[Table, dict[str, Any]]] = []
         for schema in snapshot.get("schemas") or []:
@@ -223,17 +273,32 @@ class Model:
                 raise InputError(
                     f"--tables: no table named {', '.join(missing)} in the snapshot (tables: {known})"
                 )
+        if wanted is None:  # a view that restates one table would compete with it for every question
+            restating = {id(t) for t in self.tables if self._restates_a_table(t)}
+            self.tables = [t for t in self.tables if id(t) not in restating]
+            raw_tables = [(t, r) for t, r in raw_tables if id(t) not in restating]
         self.joins: list[Join] = []
         for table, raw in raw_tables:
             self._joins_of(table, raw)
+        self.links: list[Link] = [link for t in self.tables if (link := self._link_of(t)) is not None]
+        for link in self.links:
+            link.table.is_link = True
 
     # -- building ---------------------------------------------------------------------------
 
     def _table(self, schema: str | None, raw: dict[str, Any]) -> Table:
+        names = self.namer.table(raw)
+        from ctxtool.snapshot import schema_qualifier
+
+        if raw["name"].lower() in self.shared_names and schema_qualifier(self.snapshot, schema):
+            from ctxtool.draft.names import words_of
+
+            prefix = words_of(schema)
+            names = TableName(f"{prefix} {names.singular}", f"{prefix} {names.plural}")
         table = Table(
             schema=schema,
             name=raw["name"],
-            names=self.namer.table(raw),
+            names=names,
             comment=raw.get("comment"),
             rows=raw.get("row_estimate"),
             primary_key=list(raw.get("primary_key") or []),
@@ -242,7 +307,7 @@ class Model:
         fk_cols = {c.lower() for fk in raw.get("foreign_keys") or [] for c in fk.get("columns") or []}
         pk = {c.lower() for c in table.primary_key}
         for rc in raw.get("columns") or []:
-            ctype = str(rc.get("type") or "")
+            ctype = effective_type(rc)
             category = column_category(ctype)
             col = Column(
                 table=table,
@@ -287,6 +352,41 @@ class Model:
                     pairs.append((cc, pc))
                 if pairs:
                     self.joins.append(Join(table, parent, pairs, "interleave"))
+
+    def _restates_a_table(self, view: Table) -> bool:
+        """A view (not materialized) whose every column is a column of one base table."""
+        if view.kind != "view" or len(view.columns) < 2:
+            return False
+        names = {c.name.lower() for c in view.columns}
+        return any(t.kind == "table" and names <= {c.name.lower() for c in t.columns} for t in self.tables)
+
+    def _link_of(self, table: Table) -> Link | None:
+        """The many-to-many relationship ``table`` holds: two foreign keys whose columns make up
+        the table (its key), with nothing of its own beside them but bookkeeping columns."""
+        joins = [j for j in self.joins if j.child is table and j.parent is not table]
+        if len(joins) != 2 or joins[0].parent is joins[1].parent:
+            return None
+        fk_cols = {c.name.lower() for j in joins for c, _ in j.pairs}
+        own = [c for c in table.columns if c.name.lower() not in fk_cols and not c.is_audit]
+        if own and not all(c.in_pk and c.id_like for c in own):
+            return None
+        return Link(table, joins[0], joins[1])
+
+    def skipped_columns(self) -> list[tuple[str, str]]:
+        """``(table.column, why)`` for the columns no draft uses because of their type (documents,
+        bytes, arrays, intervals, ids): said in the report, never a traceback."""
+        from ctxtool.snapshot import schema_qualifier
+
+        out = []
+        for t in self.tables:
+            if t.is_link:
+                continue
+            for c in t.columns:
+                if c.category == "other" and not (c.in_pk or c.in_fk):
+                    schema = schema_qualifier(self.snapshot, t.schema)
+                    label = f"{schema}.{t.name}.{c.name}" if schema else f"{t.name}.{c.name}"
+                    out.append((label, f"type {c.type}: not a value, dimension or measure drafts can use"))
+        return out
 
     def labelled_snapshot(self) -> dict[str, Any]:
         """The snapshot with each column's comment replaced by its plain-English label, so that
@@ -347,15 +447,29 @@ class Model:
     def ident(self, name: str) -> str:
         return quote_ident(name, self.dialect)
 
-    def table_sql(self, table: Table) -> str:
-        """The table as written in FROM (schema-qualified outside PostgreSQL's ``public``)."""
+    def table_sql(self, table: Table, alias: str | None = None) -> str:
+        """The table as written in FROM: schema-qualified outside the default schema (PostgreSQL's
+        ``public``, the MySQL connection's database, Spanner's unnamed one), with ``alias``."""
+        from ctxtool.snapshot import schema_qualifier
+
         name = self.ident(table.name)
-        if table.schema and self.dialect == "postgres" and table.schema != "public":
-            return f"{self.ident(table.schema)}.{name}"
-        return name
+        schema = schema_qualifier(self.snapshot, table.schema)
+        if schema:
+            name = f"{self.ident(schema)}.{name}"
+        return f"{name} AS {self.ident(alias)}" if alias else name
 
     def col(self, col: Column, alias: str | None = None) -> str:
         qualifier = self.ident(alias) if alias else self.ident(col.table.name)
+        # (Spanner has no schema.table.column: there FROM's implicit alias, the table name, says it)
+        if alias is None and col.table.name.lower() in self.shared_names and self.dialect != "spanner":
+            from ctxtool.snapshot import schema_qualifier
+
+            schema = schema_qualifier(self.snapshot, col.table.schema)
+            if schema:  # which of the namesakes: schema.table.column
+                qualifier = f"{self.ident(schema)}.{qualifier}"
+        if col.type.lower() == "money" and self.dialect == "postgres":
+            # money has no comparison with numbers nor an average: work with its numeric value
+            return f"{qualifier}.{self.ident(col.name)}::numeric"
         return f"{qualifier}.{self.ident(col.name)}"
 
     def literal(self, value: Any, col: Column | None = None) -> str:
@@ -371,6 +485,18 @@ def column_category(type_name: str) -> str:
     t = type_name.lower()
     if t.startswith("bool") or t in ("tinyint(1)", "bit(1)"):
         return "bool"
+    if t.startswith("set("):
+        return "set"  # several members per value: filtered by membership, not equality
+    if "range" in t:
+        return "other"  # int4range, tstzrange, multiranges: intervals of values, not values
+    if t.startswith("time") and not t.startswith("timestamp"):
+        return "other"  # a time of day: no year to count by, no date to compare with
+    if t.startswith("year"):
+        return "number"  # MySQL YEAR: a year number (compared with 1995, not '1995-01-01')
+    if t == "money":
+        return "number"  # compared and summed as numeric (Model.col casts it)
+    if t == "uuid":
+        return "other"  # ids, never names or categories
     return type_category(type_name)
 
 

@@ -53,6 +53,7 @@ class DraftResult:
     coverage: Coverage | None = None
     llm_note: str | None = None
     already: int = 0  # drafts left out because the set being merged into has them
+    skipped_columns: list[tuple[str, str]] = field(default_factory=list)  # (column, why)
 
     @property
     def kept(self) -> list[Draft]:
@@ -76,6 +77,7 @@ class DraftResult:
             "kept": len(self.kept),
             "already_in_set": self.already,
             "dropped": [d.to_report() for d in self.dropped],
+            "skipped_columns": [{"column": c, "reason": r} for c, r in self.skipped_columns],
         }
         if self.workload is not None:
             out["workload"] = {
@@ -214,7 +216,9 @@ def draft(
         connector=connector,
         progress=progress,
     )
-    result = DraftResult(kind, dialect, drafts, wl, llm_note=note, already=already)
+    result = DraftResult(
+        kind, dialect, drafts, wl, llm_note=note, already=already, skipped_columns=model.skipped_columns()
+    )
     if wl is not None:
         result.coverage = coverage_of([*existing, *(d.item for d in result.kept)], wl, dialect)
     return result

@@ -37,6 +37,16 @@ def say(value: Any, col: Column) -> str:
     return "'" + str(value) + "'"
 
 
+def total_of(col: Column) -> str:
+    """ "total amount", but "total" for a column already called total (not "total total")."""
+    return col.label if col.label.lower().split()[:1] == ["total"] else f"total {col.label}"
+
+
+def flag_words(col: Column) -> str:
+    """A flag as the predicate it is: ``is_active`` -> "active" ("How many staff are active?")."""
+    return re.sub(r"^(?:is|are)\s+", "", col.label, flags=re.IGNORECASE) or col.label
+
+
 def snake(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "value"
 
@@ -158,12 +168,18 @@ class TemplateDrafter:
 
     def run(self) -> list[Draft]:
         for table in self.m.tables:
-            self.table(table)
+            if not table.is_link:  # a link table is a relationship, not things to count
+                self.table(table)
         for join in self.m.joins:
+            if join.child.is_link:
+                continue
             self.join(join)
             for grand in self.m.parents_of(join.parent):
                 if grand.parent is not join.child:
                     self.two_hop(join, grand)
+        for link in self.m.links:
+            self.link(link.a, link.b)
+            self.link(link.b, link.a, reverse=True)
         seen: set[str] = set()
         unique = []
         for d in self.out:
@@ -219,9 +235,7 @@ class TemplateDrafter:
             agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
             alias = f"{word}_{snake(meas.name)}"
             self.add(
-                f"What is the total {meas.label} of all {p}?"
-                if word == "total"
-                else average_question(meas, p),
+                f"What is the {total_of(meas)} of all {p}?" if word == "total" else average_question(meas, p),
                 f"SELECT {agg}({mc}) AS {alias} FROM {src}",
                 f"schema:{word}",
                 t,
@@ -246,7 +260,7 @@ class TemplateDrafter:
                     continue
                 cc = m.col(c)
                 self.add(
-                    f"What is the total {meas.label} of {p} for each {c.label}?"
+                    f"What is the {total_of(meas)} of {p} for each {c.label}?"
                     if word == "total"
                     else average_question(meas, p, f" for each {c.label}"),
                     f"SELECT {cc}, {agg}({mc}) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
@@ -285,7 +299,7 @@ class TemplateDrafter:
                 )
         for f in [c for c in t.columns if c.is_flag and c.readable][:2]:
             self.add(
-                f"How many {p} are {f.label}?",
+                f"How many {p} are {flag_words(f)}?",
                 f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {m.col(f)} = TRUE",
                 "schema:flag",
                 t,
@@ -296,20 +310,33 @@ class TemplateDrafter:
     def join(self, j: Join) -> None:
         m = self.m
         c, p = j.child, j.parent
-        on = m.join_on(j)
-        src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {on}"
+        # a table joined to itself (an employee's manager), or to its namesake in another schema:
+        # the parent side gets an alias of its own
+        pa = None
+        if c.name.lower() == p.name.lower():
+            pa = snake(f"{j.role or 'parent'} {p.names.singular}")
+        on = m.join_on(j, None, pa)
+        src = f"{m.table_sql(c)} JOIN {m.table_sql(p, pa)} ON {on}"
         role = j.role if sum(1 for k in m.joins if k.child is c and k.parent is p) > 1 else None
+        if c is p:
+            role = j.role or "parent"
         pkeys = key_columns(p)
         pname = p.name_column
         group = [*pkeys, *([pname] if pname and pname not in pkeys else [])]
-        gsql = ", ".join(m.col(k) for k in group)
+        gsql = ", ".join(m.col(k, pa) for k in group)
         alias = f"{snake(c.name)}_count"
+        if c is p:
+            top = (
+                f"Which {TOP_N} {p.names.plural} have the most {c.names.plural} referring to them as {role}?"
+            )
+        elif role:
+            top = f"Which {TOP_N} {p.names.plural} are the {role} of the most {c.names.plural}?"
+        else:
+            top = f"Which {TOP_N} {p.names.plural} have the most {c.names.plural}?"
         self.add(
-            f"Which {TOP_N} {p.names.plural} are the {role} of the most {c.names.plural}?"
-            if role
-            else f"Which {TOP_N} {p.names.plural} have the most {c.names.plural}?",
+            top,
             f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
-            f"ORDER BY {alias} DESC, {', '.join(m.col(k) for k in pkeys)} LIMIT {TOP_N}",
+            f"ORDER BY {alias} DESC, {', '.join(m.col(k, pa) for k in pkeys)} LIMIT {TOP_N}",
             "schema:join-top",
             c,
             p,
@@ -320,7 +347,7 @@ class TemplateDrafter:
                 f"How many {c.names.plural} have the {p.names.singular} with {pname.label} {say(v, pname)} as {role}?"
                 if role
                 else f"How many {c.names.plural} belong to the {p.names.singular} with {pname.label} {say(v, pname)}?",
-                f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(pname)} = {m.literal(v, pname)}",
+                f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(pname, pa)} = {m.literal(v, pname)}",
                 "schema:join-lookup",
                 c,
                 p,
@@ -333,7 +360,7 @@ class TemplateDrafter:
                 c,
                 p,
             )
-        if role:
+        if role or pa:
             return
         pcats = categories(p)
         for cat in pcats[:1]:
@@ -359,7 +386,7 @@ class TemplateDrafter:
                 agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
                 malias = f"{word}_{snake(meas.name)}"
                 self.add(
-                    f"What is the total {meas.label} of {c.names.plural} for each {label}?"
+                    f"What is the {total_of(meas)} of {c.names.plural} for each {label}?"
                     if word == "total"
                     else average_question(meas, c.names.plural, f" for each {label}"),
                     f"SELECT {cc}, {agg}({m.col(meas)}) AS {malias} FROM {src} GROUP BY {cc} "
@@ -373,7 +400,9 @@ class TemplateDrafter:
         """child -> parent -> grandparent (loan -> account -> district)."""
         m = self.m
         c, p, g = j1.child, j1.parent, j2.parent
-        if g is c or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
+        if g is c or c is p or p is g or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
+            return
+        if len({c.name.lower(), p.name.lower(), g.name.lower()}) < 3:  # namesakes need aliases
             return
         if sum(1 for k in m.joins if k.child is p and k.parent is g) > 1:
             return
@@ -403,6 +432,42 @@ class TemplateDrafter:
                 c,
                 p,
                 g,
+            )
+
+    def link(self, own: Join, other: Join, reverse: bool = False) -> None:
+        """A many-to-many relationship seen from ``own.parent``: "Which playlists have the most
+        tracks?" (counted through the link table, without naming it); from the other side
+        (``reverse``), "Which tracks belong to the most playlists?" -- other words, so that the two
+        questions never read alike."""
+        m = self.m
+        link, a, b = own.child, own.parent, other.parent
+        if a.name.lower() == b.name.lower() or link.name.lower() in (a.name.lower(), b.name.lower()):
+            return
+        src = f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)}"
+        keys = key_columns(a)
+        name = a.name_column
+        group = [*keys, *([name] if name and name not in keys else [])]
+        gsql = ", ".join(m.col(k) for k in group)
+        alias = f"{snake(b.name)}_count"
+        self.add(
+            f"Which {TOP_N} {a.names.plural} belong to the most {b.names.plural}?"
+            if reverse
+            else f"Which {TOP_N} {a.names.plural} have the most {b.names.plural}?",
+            f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
+            f"ORDER BY {alias} DESC, {', '.join(m.col(k) for k in keys)} LIMIT {TOP_N}",
+            "schema:link-top",
+            link,
+            a,
+        )
+        if name is not None and (values := m.values(name, 1)):
+            v = values[0]
+            verb = "belong to" if reverse else "have"
+            self.add(
+                f"How many {b.names.plural} does the {a.names.singular} with {name.label} {say(v, name)} {verb}?",
+                f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+                "schema:link-lookup",
+                link,
+                a,
             )
 
 

@@ -125,7 +125,7 @@ def _value_shape(v: SqlValue) -> str | None:
 
 
 def _from_snapshot(col: Mapping[str, Any], v: SqlValue) -> str | None:
-    ctype = str(col.get("type") or "").lower()
+    ctype = str(col.get("base_type") or col.get("type") or "").lower()
     if v.year:
         return "year"
     if "timestamp" in ctype or "datetime" in ctype:

@@ -39,7 +39,8 @@ class LinkedValue:
 
     @property
     def column_key(self) -> str:
-        return self.column.lower()
+        """``table.column`` in lower case (a schema in front, ``sales.orders.status``, dropped)."""
+        return ".".join(self.column.lower().split(".")[-2:])
 
     def to_dict(self, alternatives: bool = True) -> dict[str, Any]:
         out = {
@@ -238,7 +239,7 @@ class ValueLinker:
 def descriptor_tokens(link: LinkedValue) -> set[str]:
     """Words a linked value stands for: its concept type and column ("District Name", district.a2)."""
     words = set(content_tokens(link.concept_type))
-    table, _, column = link.column.partition(".")
+    table, _, column = link.column_key.partition(".")
     words |= set(content_tokens(table.replace("_", " ")))
     if column and not (len(column) <= 3 and any(c.isdigit() for c in column)):
         words |= set(content_tokens(column.replace("_", " ")))

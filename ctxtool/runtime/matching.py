@@ -72,7 +72,7 @@ def compatibility(entity: Entity, slot: Slot) -> float:
             lv = entity.link
             assert lv is not None
             if slot.column:
-                if lv.column_key == slot.column:
+                if lv.column_key == ".".join(slot.column.lower().split(".")[-2:]):
                     return 1.0
                 # same column name on another table (district.a2 vs a join alias): type words decide
                 if lv.column_key.split(".")[-1] == slot.column.split(".")[-1]:

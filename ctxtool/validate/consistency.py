@@ -171,6 +171,10 @@ def check_item(ctx: Context, item: Item) -> None:
             if not shown or shown.casefold() in ("a", "given", "a given"):
                 continue
             pattern = r"(?<!\w)" + re.escape(shown) + r"(?!\w)"
+            if value.strip()[:1] in ("'", '"'):
+                # a quoted value left behind stays quoted; the bare word may be the column's own
+                # name ("participants with participant type code 'Participant'")
+                pattern = re.escape(value.strip()[0]) + re.escape(shown) + re.escape(value.strip()[0])
             if re.search(pattern, manifest, re.IGNORECASE):
                 ctx.report(
                     "CTX404",

@@ -32,6 +32,16 @@ def _show(column: exp.Column, dialect: str) -> str:
     return column.sql(dialect=dialect)
 
 
+def _is_table(ctx: Context, name: str) -> bool:
+    """Whether the snapshot (when there is one) has a table really called ``name`` (``t2``)."""
+    if not ctx.snapshot:
+        return False
+    from ctxtool.snapshot import catalog
+
+    ref = catalog(ctx.snapshot).table(name)
+    return ref is not None and ref.name.lower() == name.lower()
+
+
 def check(ctx: Context) -> None:
     concrete, parameterized = SQL_FIELDS["facets"]
     for item in ctx.items("facets"):
@@ -53,7 +63,7 @@ def check(ctx: Context) -> None:
                         "CTX501", ptr, f"column {_show(column, ctx.dialect)} has no table; write table.column"
                     )
                     break
-                if _ALIAS_LIKE.fullmatch(table):
+                if _ALIAS_LIKE.fullmatch(table) and not _is_table(ctx, table):
                     ctx.report(
                         "CTX502",
                         ptr,

@@ -96,9 +96,24 @@ def _facet_query(ctx: Context, snippet: str) -> str | None:
     dialect = sqlglot_dialect(ctx.dialect)
     tables = []
     for use in refs.tables:
+        used = [c.column for c in refs.columns if c.table.lower() == use.name.lower()]
+        schema = use.schema or _schema_of(ctx, use.name, used)
         table = exp.Table(
             this=exp.to_identifier(use.name, quoted=use.quoted or None),
-            db=exp.to_identifier(use.schema) if use.schema else None,
+            db=exp.to_identifier(schema, quoted=True if schema and schema != schema.lower() else None)
+            if schema
+            else None,
         )
         tables.append(table.sql(dialect=dialect))
     return f"SELECT 1 FROM {', '.join(tables)} WHERE {snippet}"
+
+
+def _schema_of(ctx: Context, table: str, columns: list[str]) -> str | None:
+    """The schema SQL must name for ``table`` (facets write ``table.column``; the snapshot knows
+    where the table lives), or None for the default schema."""
+    if not ctx.snapshot:
+        return None
+    from ctxtool.snapshot import catalog, schema_qualifier
+
+    ref = catalog(ctx.snapshot).table(table, None, columns)
+    return schema_qualifier(ctx.snapshot, ref.schema) if ref else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ctxtool import sqlrefs
-from ctxtool.connectors.profile import type_category
+from ctxtool.connectors.profile import effective_type, type_category
 from ctxtool.contextset import Item
 from ctxtool.snapshot import Catalog, TableRef, catalog
 from ctxtool.validate.context import SQL_FIELDS, Context, text
@@ -81,8 +81,8 @@ def check(ctx: Context) -> None:
                 _check_columns_literals(ctx, ptr, refs, cat)
 
 
-def _table(cat: Catalog, name: str, schema: str | None) -> TableRef | None:
-    return cat.table(name, schema)
+def _table(cat: Catalog, name: str, schema: str | None, columns: tuple[str, ...] = ()) -> TableRef | None:
+    return cat.table(name, schema, columns)
 
 
 def _check_refs(ctx: Context, ptr: str, refs: sqlrefs.Refs, cat: Catalog, pg_rules: bool) -> None:
@@ -105,7 +105,7 @@ def _check_refs(ctx: Context, ptr: str, refs: sqlrefs.Refs, cat: Catalog, pg_rul
             )
     reported: set[tuple[str, str]] = set()
     for col in refs.columns:
-        ref = _table(cat, col.table, col.schema)
+        ref = _table(cat, col.table, col.schema, (col.column,))
         if ref is None:
             continue  # its table is already reported
         found = ref.column(col.column)
@@ -150,7 +150,7 @@ def _check_refs(ctx: Context, ptr: str, refs: sqlrefs.Refs, cat: Catalog, pg_rul
         column = ref.column(cmp.column.column) if ref else None
         if column is None:
             continue
-        problem = _incompatible(str(column.get("type") or ""), cmp, ctx.dialect)
+        problem = _incompatible(effective_type(column), cmp, ctx.dialect)
         if problem:
             ctx.report("CTX804", ptr, f"{ref.name}.{column['name']} ({column.get('type')}) {problem}")  # type: ignore[union-attr]
 

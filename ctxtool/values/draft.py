@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
+from ctxtool.connectors.profile import effective_type
 from ctxtool.errors import InputError
+from ctxtool.snapshot import schema_qualifier
+from ctxtool.values.fallback import basic
 from ctxtool.values.recipes import (
+    DEFAULT_LIMIT,
     Recipe,
     Server,
     Target,
@@ -59,6 +64,7 @@ ACRONYMS = {"iata", "icao", "iso", "sku", "id", "url", "vat", "iban", "bic", "sw
 _HEXLIKE = re.compile(
     r"^(?:[0-9a-fA-F]{16,}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
 )
+_NUMERIC_TEXT = re.compile(r"^[+-]?\d+(?:[.,:]\d+)*$")
 FREE_TEXT_AVG_LENGTH = 60.0
 CODE_MAX_AVG_LENGTH = 4.0
 UNIQUE_LONG_AVG_LENGTH = 32.0
@@ -99,7 +105,10 @@ def classify(table: dict, column: dict) -> tuple[str | None, str]:
     """``(kind, reason)``: kind is ``name``/``code``/``category``, or None with why it was skipped."""
     name = str(column.get("name", ""))
     words = _words(name)
-    ctype = str(column.get("type") or "")
+    ctype = effective_type(column)
+    unsearchable = _unsearchable(ctype)
+    if unsearchable:
+        return None, unsearchable
     if not Target("t", name, type=ctype).is_text:
         return None, f"type {ctype or 'unknown'} is not text"
     if name.lower() in _key_columns(table):
@@ -120,6 +129,10 @@ def classify(table: dict, column: dict) -> tuple[str | None, str]:
         return None, f"free text (average length {avg:.0f})"
     if common and sum(bool(_HEXLIKE.match(v)) for v in common) >= max(1, len(common) // 2):
         return None, "hash or uuid-like values"
+    bounds = (profile.get("min"), profile.get("max"))
+    seen = [v for v in [*common, *(str(b) for b in bounds if b is not None)] if v.strip()]
+    if len(seen) >= 2 and all(_NUMERIC_TEXT.match(v) for v in seen) and not set(words) & CODE_WORDS:
+        return None, "numbers stored as text (compare them as numbers; --column forces a search)"
     rows = table.get("row_estimate") or 0
     unique = distinct is not None and (distinct <= -0.9 or (rows >= 100 and distinct >= 0.9 * rows))
     if unique and avg is not None and avg >= UNIQUE_LONG_AVG_LENGTH:
@@ -146,6 +159,20 @@ def classify(table: dict, column: dict) -> tuple[str | None, str]:
     if avg is not None and avg <= 40:
         return "name", f"short text values (average length {avg:.0f})"
     return None, "not clearly a name, code or category (use --column to force it)"
+
+
+def _unsearchable(ctype: str) -> str | None:
+    """Why a column of type ``ctype`` gets no value search (None when it may get one)."""
+    t = ctype.strip().lower()
+    if t.endswith("]") or t.startswith("array"):
+        return f"an array ({ctype}): a value search compares single values (search its elements with your own query)"
+    if t.startswith("set("):
+        return "a SET column holds several values at once: filter it with a facet (FIND_IN_SET)"
+    if t.startswith(("json", "bytea", "blob", "bytes", "binary", "varbinary", "tsvector", "xml")):
+        return f"type {ctype} holds documents or bytes, not names users type"
+    if t == "uuid":
+        return "uuid values are ids, not names users type"
+    return None
 
 
 def _looks_like_codes(values: Sequence[str]) -> bool:
@@ -229,7 +256,10 @@ def choose_columns(snapshot: dict, columns: Iterable[str] = ()) -> tuple[list[Ca
         tname, cname = str(table.get("name")), str(column.get("name"))
         keys = {f"{tname}.{cname}".lower(), f"{schema}.{tname}.{cname}".lower()}
         comment = column.get("comment")
-        target = Target(tname, cname, schema or None, str(column.get("type") or "text"))
+        qualifier = schema_qualifier(snapshot, schema)
+        target = Target(
+            tname, cname, qualifier, effective_type(column) or "text", virtual=bool(column.get("virtual"))
+        )
         kind, reason = classify(table, column)
         if wanted:
             hit = [w for w in wanted if w.lower() in keys]
@@ -239,8 +269,8 @@ def choose_columns(snapshot: dict, columns: Iterable[str] = ()) -> tuple[list[Ca
             kind = kind or "name"
             reason = "named with --column"
         elif table.get("kind") == "view" or kind is None:
-            if target.is_text:  # non-text columns are skipped without a word
-                skipped.append(f"{tname}.{cname}: {reason if kind is None else 'a view'}")
+            if target.is_text or _unsearchable(target.type):  # numbers and dates: without a word
+                skipped.append(f"{target.label}: {reason if kind is None else 'a view'}")
             continue
         out.append(Candidate(target, kind, concept_type(tname, cname, comment, kind), reason, comment))
     missing = [w for w in wanted if w.lower() not in found]
@@ -263,18 +293,94 @@ def draft(
     server: Server | None = None,
     columns: Iterable[str] = (),
     match: str | None = None,
+    connector: Any = None,
+    as_is: bool = True,
     **recipe_options,
 ) -> tuple[list[Recipe], list[str]]:
-    """Value searches for a snapshot's chosen columns: ``(recipes, notes)``."""
+    """Value searches for a snapshot's chosen columns: ``(recipes, notes)``.
+
+    ``as_is``: a search must run on the database as the snapshot (and ``connector``, which plans
+    each one) shows it. When the engine's better search needs DDL that is not in place (an
+    extension, a FULLTEXT or search index, a helper column), the search that runs now is drafted
+    and carries the better one's DDL as its upgrade (``--emit-ddl`` / ``--apply-ddl``). Without
+    ``as_is`` (``--apply-ddl``) the better search is drafted, for its DDL to be applied.
+    """
     server = server or server_from_snapshot(snapshot)
     forced = normalize_match(match) if match else None
     candidates, skipped = choose_columns(snapshot, columns)
     recipes: list[Recipe] = []
     notes = [f"skipped {s}" for s in skipped]
+    limit = recipe_options.get("limit") or DEFAULT_LIMIT
     for cand in candidates:
         m = forced or default_match(server, cand.kind)
-        recipes.append(build(server, cand.target, cand.concept_type, m, **recipe_options))
+        best = build(server, cand.target, cand.concept_type, m, **recipe_options)
+        recipe = best
+        if (cand.target.virtual or cand.target.is_enum) and not forced:
+            # computed when read, or an enum (no FULLTEXT, no immutable text to index, a short
+            # list of labels): the search that needs no DDL is the best there is
+            recipe = basic(replace(server, available=()), cand.target, cand.concept_type, limit)
+            why = "a virtual generated column" if cand.target.virtual else "an enumerated type"
+            recipe.notes.append(f"{why}: searched without an index (none would serve it)")
+        elif as_is and not forced and not _in_place(best, snapshot, server):
+            installed = replace(server, available=())  # what the server has, not what it could have
+            now = default_match(installed, cand.kind)
+            recipe = build(installed, cand.target, cand.concept_type, now, **recipe_options)
+            if not _in_place(recipe, snapshot, installed) or now != best.match:
+                recipe = basic(installed, cand.target, cand.concept_type, limit)
+            recipe.ddl = list(dict.fromkeys([*best.ddl, *recipe.ddl]))
+            recipe.notes.append(
+                f"drafted a search that runs now; a better {best.match} search needs DDL "
+                "(--emit-ddl prints it, --apply-ddl applies it)"
+            )
+        if connector is not None:
+            problem = _plan_problem(connector, recipe.query)
+            if problem and recipe is best and as_is and not forced:
+                recipe = basic(server, cand.target, cand.concept_type, limit)
+                recipe.ddl = list(best.ddl)
+                problem = _plan_problem(connector, recipe.query)
+            if problem and as_is:
+                notes.append(f"skipped {cand.target.label}: the database rejects its search: {problem}")
+                continue
+        recipes.append(recipe)
     return recipes, notes
+
+
+_ADD_COLUMN = re.compile(r"ADD COLUMN (?:IF NOT EXISTS )?([`\"])((?:(?!\1).)+)\1", re.IGNORECASE)
+_EXTENSION = re.compile(r"CREATE EXTENSION IF NOT EXISTS (\w+)", re.IGNORECASE)
+
+
+def _in_place(recipe: Recipe, snapshot: dict, server: Server) -> bool:
+    """Whether everything ``recipe``'s query needs to run exists: its extensions, the helper
+    columns its DDL adds, and the FULLTEXT / search index MATCH and SEARCH_NGRAMS require."""
+    if not recipe.ddl_required:
+        return True
+    from ctxtool.snapshot import find_column, find_table
+    from ctxtool.values.testing import usable_indexes
+
+    target = recipe.target
+    table = find_table(snapshot, target.table, target.schema)
+    for stmt in recipe.ddl:
+        ext = _EXTENSION.search(stmt)
+        if ext and not server.has(ext.group(1)):
+            return False
+        col = _ADD_COLUMN.search(stmt)
+        if col and (table is None or find_column(table, col.group(2)) is None):
+            return False
+        for marker, kind in (("FULLTEXT", "fulltext"), ("SEARCH INDEX", "search")):
+            if marker in stmt.upper() and (table is None or not usable_indexes(kind, table, target.column)):
+                return False
+    return True
+
+
+def _plan_problem(connector: Any, sql: str) -> str | None:
+    """The database's objection to ``sql`` (planned, not run), or None."""
+    from ctxtool.errors import CtxtoolError
+
+    try:
+        connector.plan(sql, {"value": "x"})
+    except CtxtoolError as exc:
+        return str(exc).splitlines()[0]
+    return None
 
 
 def merge(existing: dict, recipes: Sequence[Recipe]) -> tuple[dict, int, int]:

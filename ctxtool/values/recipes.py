@@ -92,15 +92,34 @@ class Target:
     column: str
     schema: str | None = None  # None: the default schema/database of the connection
     type: str = "text"
+    virtual: bool = False  # a virtual generated column: computed when read, nothing to index
 
     @property
     def label(self) -> str:
-        """``table.column`` as the ``columns`` output names it."""
-        return f"{self.table}.{self.column}"
+        """``table.column`` as the ``columns`` output names it (``schema.table.column`` outside
+        the default schema, so that the search names the table it reads)."""
+        return f"{self.schema}.{self.table}.{self.column}" if self.schema else f"{self.table}.{self.column}"
 
     @property
     def is_text(self) -> bool:
-        return bool(_TEXT_TYPES.match(self.type.strip()))
+        t = self.type.strip()
+        return bool(_TEXT_TYPES.match(t)) and not t.endswith("]") and not t.lower().startswith("array")
+
+    @property
+    def is_padded(self) -> bool:
+        """PostgreSQL ``character(n)``: values come back blank-padded; ``::text`` trims them."""
+        return bool(re.match(r"^(character|bpchar)\s*(\(|$)", self.type.strip(), re.IGNORECASE))
+
+    @property
+    def is_enum(self) -> bool:
+        """An enumerated type (PostgreSQL's, compared through ``::text``; MySQL's ``ENUM(...)``)."""
+        t = self.type.strip().lower()
+        return t == "enum" or t.startswith("enum(")
+
+    @property
+    def native(self) -> bool:
+        """Compared as text without a cast (not padded, not a PostgreSQL enum, not a number)."""
+        return self.is_text and not self.is_padded and self.type.strip().lower() != "enum"
 
 
 @dataclass
@@ -140,7 +159,7 @@ def _mysql_literal(text: str) -> str:
 
 
 def _table_ref(target: Target, engine: str) -> str:
-    if target.schema and not (engine == "postgres" and target.schema == "public") and engine != "spanner":
+    if target.schema and not (engine == "postgres" and target.schema == "public"):
         return f"{quote_ident(target.schema, engine)}.{quote_ident(target.table, engine)}"
     return quote_ident(target.table, engine)
 
@@ -238,7 +257,7 @@ def _unsupported(server: Server, match: str) -> str:
 
 def _pg_exact(target: Target, concept_type: str, limit: int, *, spanner: bool = False) -> Recipe:
     col = quote_ident(target.column, "postgres")
-    lhs = f"T.{col}" if target.is_text else f"T.{col}::text"
+    lhs = f"T.{col}" if target.native else f"T.{col}::text"
     query = (
         f"SELECT value, {quote_literal(target.label)} AS columns, {quote_literal(concept_type)} AS concept_type,\n"
         "  0::float8 AS distance, '{}'::jsonb AS context\n"
@@ -247,14 +266,16 @@ def _pg_exact(target: Target, concept_type: str, limit: int, *, spanner: bool = 
     )
     name = object_name("ctx_eq", target)
     exists = "" if spanner else "IF NOT EXISTS "
-    expr = col if target.is_text else f"({col}::text)"
+    expr = col if target.native else f"({col}::text)"
     ddl = [f"CREATE INDEX {exists}{name} ON {_table_ref(target, 'postgres')} ({expr})"]
+    if target.is_enum:
+        ddl = []  # an enum's text is no immutable expression to index (and it has few values)
     return Recipe(target, "exact", concept_type, query, f"Exact match on {target.label}", ddl)
 
 
 def _pg_trigram(server: Server, target: Target, concept_type: str, limit: int) -> Recipe:
     col = quote_ident(target.column, "postgres")
-    c = f"T.{col}" if target.is_text else f"T.{col}::text"
+    c = f"T.{col}" if target.native else f"T.{col}::text"
     phonetic = server.can_have("fuzzystrmatch")
     sounds = (
         f"\n     OR (soundex({c}) = soundex($value::text) AND soundex($value::text) <> '')"
@@ -277,18 +298,21 @@ def _pg_trigram(server: Server, target: Target, concept_type: str, limit: int) -
     ddl = []
     if not server.has("pg_trgm"):
         ddl.append("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-    expr = col if target.is_text else f"({col}::text)"
+    expr = col if target.native else f"({col}::text)"
     ddl.append(
         f"CREATE INDEX IF NOT EXISTS {object_name('ctx_trgm', target)} ON {_table_ref(target, 'postgres')} "
         f"USING gin ({expr} gin_trgm_ops)"
     )
+    if target.is_enum:
+        ddl = [s for s in ddl if s.startswith("CREATE EXTENSION")]
     if phonetic:
         if not server.has("fuzzystrmatch"):
             ddl.append("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch")
-        ddl.append(
-            f"CREATE INDEX IF NOT EXISTS {object_name('ctx_sx', target)} ON {_table_ref(target, 'postgres')} "
-            f"((soundex({col if target.is_text else col + '::text'})))"
-        )
+        if not target.is_enum:
+            ddl.append(
+                f"CREATE INDEX IF NOT EXISTS {object_name('ctx_sx', target)} ON {_table_ref(target, 'postgres')} "
+                f"((soundex({col if target.native else col + '::text'})))"
+            )
     return Recipe(
         target,
         "trigram",
@@ -339,7 +363,7 @@ def _pg_semantic(
             f"{fn} is ctxtool's deterministic hashing embedder (lexical, no model); replace it with a "
             "model's embedding function (--embedding-function) for meaning-based matches"
         )
-    source = col if target.is_text else f"{col}::text"
+    source = col if target.native else f"{col}::text"
     ddl.append(
         f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {e} vector({dim}) "
         f"GENERATED ALWAYS AS ({embed(source)}) STORED"
@@ -347,7 +371,7 @@ def _pg_semantic(
     ddl.append(
         f"CREATE INDEX IF NOT EXISTS {object_name('ctx_hnsw', target)} ON {table} USING hnsw ({e} vector_cosine_ops)"
     )
-    value = f"T.{col}" if target.is_text else f"T.{col}::text"
+    value = f"T.{col}" if target.native else f"T.{col}::text"
     query = (
         "WITH nearest AS (\n"
         f"  SELECT {value} AS value, (T.{e} <=> (SELECT {embed('$value::text')})) / 2 AS distance\n"
@@ -452,17 +476,22 @@ def _mariadb_fuzzy(target: Target, concept_type: str, limit: int) -> Recipe:
         "    SELECT U.value, MAX(U.ft) AS ft, MAX(U.sx) AS sx, MAX(U.px) AS px,\n"
         "      ABS(CHAR_LENGTH(U.value) - CHAR_LENGTH($value)) AS ld\n"
         "    FROM (\n"
-        f"      SELECT {c} AS value, {against} AS ft, 0 AS sx, 0 AS px\n"
+        # the stored value itself first: FULLTEXT skips short and very common words, and many
+        # values may share a SOUNDEX or a prefix ("Device 40" among "Device 1".."Device 120")
+        f"      SELECT {c} AS value, 0 AS ft, 0 AS sx, 0 AS px, 1 AS ex\n"
+        f"      FROM {table} T WHERE {c} = $value\n"
+        "      UNION ALL\n"
+        f"      SELECT {c} AS value, {against} AS ft, 0 AS sx, 0 AS px, 0 AS ex\n"
         f"      FROM {table} T WHERE {against}\n"
         "      UNION ALL\n"
-        f"      SELECT {c} AS value, 0 AS ft, 1 AS sx, 0 AS px\n"
+        f"      SELECT {c} AS value, 0 AS ft, 1 AS sx, 0 AS px, 0 AS ex\n"
         f"      FROM {table} T WHERE T.{sx} = SOUNDEX($value) AND SOUNDEX($value) <> ''\n"
         "      UNION ALL\n"
-        f"      SELECT {c} AS value, 0 AS ft, 0 AS sx, 1 AS px\n"
+        f"      SELECT {c} AS value, 0 AS ft, 0 AS sx, 1 AS px, 0 AS ex\n"
         f"      FROM {table} T WHERE {prefix}\n"
         "    ) U\n"
         "    GROUP BY U.value\n"
-        f"    ORDER BY MAX(U.sx) DESC, MAX(U.ft) DESC, ld, U.value\n    LIMIT {limit * 3}\n"
+        f"    ORDER BY MAX(U.ex) DESC, MAX(U.sx) DESC, MAX(U.ft) DESC, ld, U.value\n    LIMIT {limit * 3}\n"
         "  ) M\n"
         ") R\n"
         f"ORDER BY distance, value\nLIMIT {limit}"

@@ -64,23 +64,32 @@ def draft_values(
     """Draft value searches from a live database (``dsn``) or a snapshot; optionally write them to
     ``output`` (a new set) or merge them into ``merge_path``, and apply their DDL (``apply``)."""
     log = log or (lambda _m: None)
+    if apply and not dsn:
+        raise InputError("--apply-ddl needs --dsn (the database to change)")
+    # without --apply-ddl every search must run on the database as it is; with it, the better
+    # searches are drafted and their DDL applied before the set is written
     if dsn:
+        from ctxtool import snapshot as snapshots
         from ctxtool.connectors import connect
 
         with connect(dsn, statement_timeout=timeout) as conn:
             server = server_from_connector(conn)
-            snap = conn.introspect(profile=True)
+            snap = snapshots.build(conn, profile=True)
+            recipes, notes = draft(
+                snap, server=server, columns=columns, match=match, connector=None if apply else conn,
+                as_is=not apply, **recipe_options,
+            )  # fmt: skip
     else:
         snap = snapshot if snapshot is not None else load_snapshot(str(snapshot_path))
         server = server_from_snapshot(snap)
-    recipes, notes = draft(snap, server=server, columns=columns, match=match, **recipe_options)
+        recipes, notes = draft(snap, server=server, columns=columns, match=match, **recipe_options)
     if not recipes:
         raise InputError(
             "no column looks like names, codes or categories; name columns with --column table.column"
         )
     for recipe in recipes:
         notes.extend(f"{recipe.target.label}: {n}" for n in recipe.notes)
-        if recipe.ddl_required and not apply:  # with --apply-ddl: what was applied, below
+        if recipe.ddl_required and not apply:  # a forced --match whose DDL is not in place
             notes.append(
                 f"{recipe.target.label}: the {recipe.match} search needs its DDL (--emit-ddl, --apply-ddl)"
             )
@@ -95,14 +104,12 @@ def draft_values(
     data, added, replaced = merge(existing, recipes)
     notes.extend(_validate(data, server))
     result = DraftResult(recipes, data, server, notes, added=added, replaced=replaced)
+    if apply:  # first: a file naming searches whose DDL failed half-way is never written
+        result.applied = apply_ddl(str(dsn), result.ddl, log=log)
+        result.notes.extend(_applied_notes(recipes, result.applied))
     target = output or merge_path
     if target:
         jsondoc.write_text_atomic(target, result.text)
-    if apply:
-        if not dsn:
-            raise InputError("--apply-ddl needs --dsn (the database to change)")
-        result.applied = apply_ddl(dsn, result.ddl, log=log)
-        result.notes.extend(_applied_notes(recipes, result.applied))
     return result
 
 
