@@ -40,9 +40,7 @@ def parameterize(
 
     cs = contextset.load(path)
     snap = snapshots.load(snapshot) if snapshot else None
-    dialect = dialect or (snap or {}).get("dialect")
-    if not dialect:
-        raise ToolError("name the SQL dialect (dialect: postgres|mysql|spanner) or pass a snapshot")
+    dialect = dialect or (snap or {}).get("dialect") or "postgres"  # as the CLI and validate
     _, report, changed_text = parameterize_contextset(cs, dialect, snap, force=force)
     changed = changed_text is not None
     new_text = changed_text if changed else cs.doc.text
