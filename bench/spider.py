@@ -193,9 +193,39 @@ def _squash(sql: str) -> str:
     return re.sub(r"\s+", " ", sql.strip().rstrip(";")).lower()
 
 
+def _shape(sql: str) -> str:
+    """The literal shape (string and number literals as ``?``), as the kit's README defines it."""
+    s = re.sub(r"'(?:[^']|'')*'", "?", sql)
+    s = re.sub(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])", "?", s)
+    return _squash(s)
+
+
+def candidate_features(rt: Runtime, case: dict[str, Any]) -> list[dict[str, Any]]:
+    """The runtime's top candidates for a case, each with whether its SQL has the gold's shape."""
+    _, cands, _ = rt.understand(case["question"])
+    gold = _shape(case["gold_sql"])
+    return [
+        {
+            "t": c.template.index,
+            "same_shape": _shape(c.template.concrete_sql) == gold,
+            "same_sql": _squash(c.template.concrete_sql) == _squash(case["gold_sql"]),
+            "sim": c.similarity,
+            "lex": c.lexical,
+            "checks": c.checks,
+            "score": c.score,
+        }
+        for c in cands
+    ]
+
+
 # -- scoring ---------------------------------------------------------------------------------------
 def score_database(
-    db_id: str, cases: list[dict[str, Any]], data: dict[str, Any], dsn: str, runtime_args: dict[str, Any]
+    db_id: str,
+    cases: list[dict[str, Any]],
+    data: dict[str, Any],
+    dsn: str,
+    runtime_args: dict[str, Any],
+    dump: bool = False,
 ) -> list[dict[str, Any]]:
     out = []
     with connect(dsn, statement_timeout=20.0, row_cap=100_000) as conn:
@@ -211,6 +241,10 @@ def score_database(
                 ans, error = None, str(exc)
             ms = (time.perf_counter() - t - timed.db_seconds) * 1000
             row = {"id": case["id"], "db": db_id, "kind": case["kind"], "ms": round(ms, 3)}
+            if ans is not None:
+                row["status"], row["confidence"] = ans.status, ans.confidence
+            if dump:
+                row["candidates"] = candidate_features(rt, case)
             if ans is None or ans.status != "answered" or not ans.sql:
                 row["outcome"] = "wrong" if error else "declined"
                 if error:
@@ -289,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=0, help="at most N cases per database")
     ap.add_argument("--work", default="/tmp/ctxtool-spider", help="cache of prepared sets")
     ap.add_argument("--threshold", type=float, default=None, help="the runtime's confidence threshold")
+    ap.add_argument("--matcher", choices=["hybrid", "lexical"], default=None, help="CTXTOOL_MATCHER")
+    ap.add_argument("--dump", action="store_true", help="record each case's candidates (with --rows)")
     ap.add_argument("--format", choices=["table", "json"], default="table")
     ap.add_argument("--rows", help="write every case's outcome to this JSON-lines file")
     args = ap.parse_args(argv)
@@ -302,7 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [d for d in dbs if d not in by_db]
     if unknown:
         raise SystemExit(f"no cases for {', '.join(unknown)}")
-    runtime_args = {"threshold": args.threshold} if args.threshold is not None else {}
+    runtime_args: dict[str, Any] = {"threshold": args.threshold} if args.threshold is not None else {}
+    if args.matcher:
+        runtime_args["matcher"] = args.matcher
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     with console.make_progress() as progress:
@@ -313,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
             data, n = prepare_set(dsn, db_id, kit, Path(args.work))
             notes += n
             cases = by_db[db_id][: args.limit] if args.limit else by_db[db_id]
-            rows += score_database(db_id, cases, data, dsn, runtime_args)
+            rows += score_database(db_id, cases, data, dsn, runtime_args, args.dump)
             progress.advance(task)
     for n in notes:
         print(n, file=sys.stderr)

@@ -94,6 +94,7 @@ class Runtime:
         object_list: Sequence[str] | None = None,
         max_link_distance: float = 0.35,
         conversation: bool = False,
+        matcher: str | None = None,
     ) -> None:
         self.data, set_dialect, self.ref = _load(contextset, store)
         # the profile option ``conversation: true``: questions asked without a context are answered
@@ -136,7 +137,10 @@ class Runtime:
             for i, f in enumerate(self.data.get("facets") or [])
             if isinstance(f, dict)
         ]
-        self.matcher = Matcher(self.templates, self.facets)
+        from ctxtool.runtime.candidates import semantic_index
+
+        semantic, self._matcher_warning = semantic_index(self.templates, matcher)
+        self.matcher = Matcher(self.templates, self.facets, semantic=semantic)
         self.linker = ValueLinker(
             self.data.get("value_searches") or [],
             connector,
@@ -414,6 +418,8 @@ class Runtime:
             ans.warnings.append("values were not linked: there is no database (give --dsn)")
         ans.warnings.extend(self.linker.warnings)
         self.linker.warnings.clear()
+        if self._matcher_warning:
+            ans.warnings.append(self._matcher_warning)
         t1 = time.perf_counter()
         ans.timings_ms["understand"] = round((t1 - t0) * 1000, 3)
 

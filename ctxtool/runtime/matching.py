@@ -18,23 +18,33 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from ctxtool.runtime.candidates import SemanticIndex
 from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.index import ItemIndex
 from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
 from ctxtool.runtime.text import NUMBER_WORDS, Literal, content_tokens
+from ctxtool.runtime.verify import operator_agreement
+
+# the encoder's cosine below SIM_FLOOR says nothing; at SIM_FULL the wordings mean the same
+SIM_FLOOR = 0.5
+SIM_FULL = 0.95
+SEMANTIC_WEIGHT = 0.7
+COLUMN_NOT_READ = 0.6
+UNGROUPED = 0.6
 
 
 @dataclass
 class Entity:
     """A value the question states."""
 
-    kind: str  # "linked" | "number" | "date" | "quoted"
+    kind: str  # "linked" | "number" | "date" | "quoted" | "stated"
     text: str
     start: int
     end: int
     value: Any
     link: LinkedValue | None = None
     literal: Literal | None = None
+    column: str | None = None  # "stated": the column whose template value the question repeats
 
     @property
     def is_year(self) -> bool:
@@ -84,6 +94,8 @@ def compatibility(entity: Entity, slot: Slot) -> float:
             return 0.4
         if entity.kind == "quoted":
             return 0.5
+        if entity.kind == "stated":
+            return 1.0 if entity.column == slot.column else 0.0
         return 0.0
     if kind == "number":
         if entity.kind == "number":
@@ -128,6 +140,16 @@ def param_value(entity: Entity, slot: Slot) -> Any:
     """The Python value bound for ``slot``: the stored value for linked text, ints for years,
     ``date`` for dates."""
     v = entity.value
+    if slot.operator == "like" and isinstance(slot.example, str):
+        # the template's pattern keeps its wildcards: '%North%' with "South" binds '%South%'
+        text = str(v)
+        if slot.example.startswith("%") and not text.startswith("%"):
+            text = "%" + text
+        if slot.example.endswith("%") and not slot.example.endswith("\\%") and not text.endswith("%"):
+            text += "%"
+        return text
+    if slot.quoted and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return entity.text if entity.kind == "number" and entity.text.strip().isdigit() else str(v)
     if slot.kind == "date" and isinstance(v, date):
         return v
     if slot.kind in ("number", "year") and isinstance(v, (int, float)):
@@ -157,6 +179,34 @@ class Candidate:
     missing: list[str] = field(default_factory=list)
     unused: list[int] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
+    similarity: float = 0.0  # cosine of the question and the template's closest wording (encoder)
+    lexical: float = 0.0  # the word-overlap score before the checks
+    checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
+
+
+def stated_values(question: str, templates: list[Compiled], entities: list[Entity]) -> bool:
+    """Add to ``entities`` the text values of ``templates``' examples that the question repeats word
+    for word ("... born in California" against a template whose example is 'California'): a value no
+    value search covers is still the question's own value. True when any was added."""
+    added = False
+    for tpl in templates:
+        for slot in tpl.slots:
+            ex = slot.example
+            if slot.kind != "text" or not isinstance(ex, str) or not slot.column:
+                continue
+            core = ex.strip("%")
+            if len(core) < 2:
+                continue
+            m = re.search(r"(?<![\w])" + re.escape(core) + r"(?![\w])", question, re.I)
+            if m is None:
+                continue
+            if any(not (m.end() <= e.start or m.start() >= e.end) for e in entities):
+                continue
+            entities.append(Entity("stated", m.group(), m.start(), m.end(), core, column=slot.column))
+            added = True
+    if added:
+        entities.sort(key=lambda e: e.start)
+    return added
 
 
 def table_words(table: str) -> list[str]:
@@ -182,8 +232,16 @@ def _stated_by(entity: Entity, text: str) -> bool:
 class Matcher:
     """Scores templates (and chooses facets) for a question; both lists go through inverted indexes."""
 
-    def __init__(self, templates: list[Compiled], facets: list[Compiled], *, candidates: int = 20) -> None:
+    def __init__(
+        self,
+        templates: list[Compiled],
+        facets: list[Compiled],
+        *,
+        candidates: int = 20,
+        semantic: SemanticIndex | None = None,
+    ) -> None:
         self.templates = templates
+        self.semantic = semantic
         self.facets = facets
         self.index = ItemIndex(templates + facets)  # one IDF over all wordings
         self.template_index = ItemIndex(templates)
@@ -192,6 +250,10 @@ class Matcher:
         # the words that name what a query is about: its tables ("loans" -> loan), for the entity check
         self.table_words = {t: set(table_words(t)) for item in templates + facets for t in item.tables}
         self.entity_words: set[str] = set().union(*self.table_words.values()) & self.index.vocabulary()
+        # the words of the columns the set's queries read: a question naming one the template does not
+        # read asks for something else ("the number of students in one classroom")
+        self.column_words = {id(t): t.column_words for t in templates}
+        self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
 
     def vocabulary(self) -> set[str]:
         return self.index.vocabulary()
@@ -211,19 +273,40 @@ class Matcher:
             descr |= e.descriptors
         lookup = set(q_tokens) | descr
         ids = self.template_index.candidates(lookup, self.k)
+        sims: dict[int, float] = {}
+        if self.semantic is not None:
+            sims = self.semantic.nearest(question, self.k, [(e.start, e.end) for e in entities])
+            ids = list(dict.fromkeys([*sims, *ids]))
+        if stated_values(question, [self.templates[i] for i in ids], entities):
+            q_tokens = self.question_tokens(question, entities)
         if not ids and entities:
             ids = list(range(min(len(self.templates), self.k)))
         facet_ids = self.facet_index.candidates(lookup, self.k) if self.facets else []
         out: list[Candidate] = []
         for i in ids:
-            cand = self._score(self.templates[i], q_tokens, entities, facet_ids)
+            sim = sims[i] if i in sims else (self.semantic.similarity(question, i) if self.semantic else 0.0)
+            cand = self._score(self.templates[i], q_tokens, entities, facet_ids, sim)
             if cand is not None:
                 out.append(cand)
         out.sort(key=lambda c: -c.score)
         return out[:limit]
 
+    def combine(self, similarity: float, lexical: float) -> float:
+        """The evidence that the template asks what the question asks, before the checks: the
+        encoder's cosine (rescaled so unrelated questions score 0) mixed with the word overlap."""
+        if self.semantic is None:
+            return lexical
+        sem = min(max((similarity - SIM_FLOOR) / (SIM_FULL - SIM_FLOOR), 0.0), 1.0)
+        # meaning can only add evidence: a question that says what the template says keeps its score
+        return max(lexical, SEMANTIC_WEIGHT * sem + (1 - SEMANTIC_WEIGHT) * lexical)
+
     def _score(
-        self, tpl: Compiled, q_tokens: list[str], entities: list[Entity], facet_ids: list[int]
+        self,
+        tpl: Compiled,
+        q_tokens: list[str],
+        entities: list[Entity],
+        facet_ids: list[int],
+        similarity: float = 0.0,
     ) -> Candidate | None:
         bindings = bind_slots(tpl.slots, entities, set())
         if bindings is None:
@@ -279,19 +362,18 @@ class Matcher:
             w_t = self.index.weight(t_set)
             t_cov = self.index.weight(t_set & (q_set | bound_descr | literal_words)) / w_t if w_t else 0.5
             # weighted harmonic mean: words of the question nothing explains weigh most
-            score = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
-            score *= 0.97 ** len(facets)  # on a tie, the template that says it all by itself
+            lexical = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
+            score = 0.97 ** len(facets)  # on a tie, the template that says it all by itself
             reasons = []
             # words that decide what the query computes (count/average/max, above/below, not...) must
             # agree: a question about the lowest salary is not answered by the highest-salary template
-            said = {t for t in q_tokens if t.startswith("__")} - explained
-            unasked = {t for t in t_set if t.startswith("__")} - q_set
-            if said or unasked:
-                score *= 0.6 ** len(said) * 0.75 ** len(unasked)
-                reasons.append(
-                    "the question and the template disagree on: "
-                    + ", ".join(sorted(t.strip("_").replace("_", " ") for t in said | unasked))
-                )
+            by_facets = set().union(*(fu.explains for fu in facets)) if facets else set()
+            q_ops = {t for t in q_set if t.startswith("__")} - by_facets
+            t_ops = {t for t in t_set if t.startswith("__")}
+            agree, clashes = operator_agreement(q_ops, t_ops)
+            score *= agree
+            if clashes:
+                reasons.append("the question and the template disagree on: " + ", ".join(clashes))
             # the question names an entity (table) the template neither reads nor says: "average loan
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
@@ -299,6 +381,20 @@ class Matcher:
             if other:
                 score *= 0.5 ** len(other)
                 reasons.append("the template is not about: " + ", ".join(sorted(other)))
+            f_cols: set[str] = set()
+            for fu in facets:
+                f_cols |= fu.facet.column_words | fu.facet.token_set
+            cols = (
+                (q_set & self.all_column_words) - explained - tpl_words - self.column_words[id(tpl)] - f_cols
+            )
+            cols -= self.entity_words  # already weighed as entities
+            if cols:
+                score *= COLUMN_NOT_READ ** len(cols)
+                reasons.append("the template does not read: " + ", ".join(sorted(cols)))
+            # "for each type" asks for groups; a template that returns one row does not answer it
+            if "by" in q_set and "by" not in t_set and not tpl.reads.grouped and "by" not in by_facets:
+                score *= UNGROUPED
+                reasons.append("the question asks per group, the template does not group")
             links = [entities[i].link for i, _ in bindings.values() if entities[i].link]
             for fu in facets:
                 links += [entities[i].link for i, _ in fu.bindings.values() if entities[i].link]
@@ -320,10 +416,14 @@ class Matcher:
                 reasons.append(
                     "the question states values nothing uses: " + ", ".join(entities[i].text for i in unused)
                 )
+            checks = score
             cand = Candidate(
                 template=tpl,
                 phrasing=p_i,
-                score=round(score, 4),
+                score=round(self.combine(similarity, lexical) * checks, 4),
+                similarity=round(similarity, 4),
+                lexical=round(lexical, 4),
+                checks=round(checks, 4),
                 bindings=bindings,
                 facets=facets,
                 q_cov=round(q_cov, 3),

@@ -12,6 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
+
+try:  # English lemmas (a 1 MB lexicon); without it the light stemmer alone applies
+    from lemminflect import getAllLemmas as _lemmas
+except ImportError:  # pragma: no cover - lemminflect is a core dependency
+    _lemmas = None
 
 # Multi-word phrases first (longest first when applied).
 CANONICAL_PHRASES: list[tuple[str, str]] = [
@@ -95,12 +101,8 @@ CANONICAL_WORDS: dict[str, str] = {
     "except": "__not",
     "excluding": "__not",
     "never": "__not",
-    "customer": "client",
-    "customers": "client",
-    "women": "female",
-    "woman": "female",
-    "men": "male",
-    "man": "male",
+    "both": "__both",
+    "either": "__either",
     "oldest": "__min_date",
     "earliest": "__min_date",
     "first": "__min_date",
@@ -182,6 +184,28 @@ def stem(word: str) -> str:
     return w
 
 
+@lru_cache(maxsize=50_000)
+def lemma(word: str) -> tuple[str, str | None]:
+    """The dictionary form of an English word (``children`` -> child, ``issued`` -> issue, ``cheapest``
+    -> cheap) from lemminflect's lexicon, and ``"superlative"`` / ``"comparative"`` for an adjective's
+    degree; the word itself when the lexicon does not know it."""
+    if _lemmas is None or not word.isalpha():
+        return word, None
+    forms = _lemmas(word)
+    if not forms:
+        return word, None
+    adj = forms.get("ADJ")
+    if adj and adj[0] != word and word not in CANONICAL_WORDS:
+        if word.endswith("est") or word in ("best", "worst"):
+            return adj[0], "superlative"
+        if word.endswith("er") or word in ("better", "worse"):
+            return adj[0], "comparative"
+    for pos in ("NOUN", "VERB", "ADJ", "ADV"):
+        if pos in forms:
+            return forms[pos][0], None
+    return word, None
+
+
 def _canonical_text(text: str) -> str:
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
     low = re.sub(r"\s+", " ", low)
@@ -191,9 +215,14 @@ def _canonical_text(text: str) -> str:
 
 
 def content_tokens(text: str) -> list[str]:
-    """The normalized content tokens of a piece of text (placeholders and punctuation dropped)."""
+    """The normalized content tokens of a piece of text (placeholders and punctuation dropped).
+
+    An adjective's superlative or comparative degree ("cheapest", "cheaper than") adds
+    ``__superlative`` / ``__comparative``: an order or comparison whose direction the words alone do
+    not fix, which agrees with either direction in the verification."""
     out: list[str] = []
-    for tok in tokenize(_canonical_text(text)):
+    toks = tokenize(_canonical_text(text))
+    for k, tok in enumerate(toks):
         w = tok.lower
         if not any(c.isalnum() for c in w) or w.startswith("$") or w == "?":
             continue
@@ -201,7 +230,16 @@ def content_tokens(text: str) -> list[str]:
         w = CANONICAL_WORDS.get(w, w)
         if w in STOPWORDS:
             continue
-        s = stem(w)
+        base, degree = lemma(w)
+        if degree == "superlative":
+            out.append("__superlative")
+        elif degree == "comparative" and k + 1 < len(toks) and toks[k + 1].lower == "than":
+            out.append("__comparative")
+        base = CANONICAL_WORDS.get(base, base)
+        if base.startswith("__"):
+            out.append(base)
+            continue
+        s = stem(base)
         if s in STOPWORDS:
             continue
         s = CANONICAL_WORDS.get(s, s)

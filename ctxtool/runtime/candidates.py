@@ -1,0 +1,134 @@
+"""Finding candidates by meaning: the question's sentence vector against every template wording's.
+
+Words alone miss "the smallest amount of horsepower" for "the minimum horsepower"; a pretrained
+sentence encoder (all-MiniLM-L6-v2, see :mod:`ctxtool.embeddings.minilm`) puts such paraphrases
+close together. The set's vectors are computed once and cached by content hash; a question costs
+one encoder pass and one matrix product. Similarity only proposes: it cannot tell "most" from
+"fewest", so the matcher's checks (values, polarity, entities) still decide.
+
+``CTXTOOL_MATCHER`` chooses: ``hybrid`` (the default: encoder plus words) or ``lexical`` (words
+only, also what happens when the encoder is not installed, with a warning on each answer).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ctxtool.errors import InputError
+from ctxtool.runtime.compiled import Compiled
+
+MATCHERS = ("hybrid", "lexical")
+
+
+def wordings(item: Compiled) -> list[str]:
+    """The texts of an item that read as a question: its question and intent as written (with their
+    example values), else its manifest ("... a given city")."""
+    out: list[str] = []
+    for text in (item.data.get("nl_query"), item.intent):
+        if isinstance(text, str) and text.strip() and text.strip() not in out:
+            out.append(text.strip())
+    if not out and item.manifest:
+        out.append(item.manifest)
+    if not out and item.parameterized_intent:
+        out.append(item.parameterized_intent)
+    return out
+
+
+MASK = "something"
+
+
+def masked(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each value span replaced by a neutral word, so that a question and a template
+    that differ only in their values ("... in Sumperk?" / "... in Hl.m. Praha?") read the same."""
+    out, last = [], 0
+    for a, b in sorted(spans):
+        if a < last:
+            continue
+        out.append(text[last:a])
+        out.append(MASK)
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+def masked_wording(item: Compiled) -> str | None:
+    """The parameterized intent with its placeholders masked (None when it has none)."""
+    from ctxtool.placeholders import find_text_placeholders
+
+    text = item.parameterized_intent
+    found = find_text_placeholders(text, item.dialect)
+    if not found:
+        return None
+    return masked(text, [(p.start, p.end) for p in found])
+
+
+class SemanticIndex:
+    """Cosine similarity of a question to each item (its closest wording)."""
+
+    def __init__(self, items: list[Compiled], encoder: Any) -> None:
+        import numpy as np
+
+        from ctxtool.embeddings.cache import cached_vectors
+
+        self._np = np
+        self.encoder = encoder
+        texts: list[str] = []
+        owner: list[int] = []
+        for i, item in enumerate(items):
+            extra = masked_wording(item)
+            for t in [*wordings(item), *([extra] if extra else [])]:
+                texts.append(t)
+                owner.append(i)
+        self.n = len(items)
+        self.owner = np.array(owner, dtype=np.int64)
+        self.vectors = cached_vectors(encoder, texts) if texts else np.zeros((0, encoder.dim), np.float32)
+        self._last: tuple[str, Any] | None = None
+
+    def _scores(self, question: str, spans: list[tuple[int, int]] | None = None) -> Any:
+        np = self._np
+        if self._last is not None and self._last[0] == question:
+            return self._last[1]
+        texts = [question] + ([masked(question, spans)] if spans else [])
+        q = self.encoder.embed_array(texts)
+        per_row = (self.vectors @ q.T).max(axis=1)
+        best = np.full(self.n, -1.0, dtype=np.float32)
+        np.maximum.at(best, self.owner, per_row)
+        self._last = (question, best)
+        return best
+
+    def nearest(self, question: str, k: int, spans: list[tuple[int, int]] | None = None) -> dict[int, float]:
+        """The ``k`` most similar items -> cosine, most similar first (``spans``: the question's
+        values, also compared masked)."""
+        np = self._np
+        if self.n == 0:
+            return {}
+        best = self._scores(question, spans)
+        k = min(k, self.n)
+        top = np.argpartition(-best, k - 1)[:k]
+        top = top[np.argsort(-best[top])]
+        return {int(i): float(best[i]) for i in top}
+
+    def similarity(self, question: str, index: int) -> float:
+        return float(self._scores(question)[index])
+
+
+def matcher_mode(mode: str | None = None) -> str:
+    mode = (mode or os.environ.get("CTXTOOL_MATCHER") or "hybrid").strip().lower()
+    if mode not in MATCHERS:
+        raise InputError(f"unknown matcher {mode!r} (CTXTOOL_MATCHER): use {' or '.join(MATCHERS)}")
+    return mode
+
+
+def semantic_index(items: list[Compiled], mode: str | None = None) -> tuple[SemanticIndex | None, str | None]:
+    """The semantic index for ``items`` in the chosen mode, and a warning when the encoder is missing."""
+    if matcher_mode(mode) == "lexical" or not items:
+        return None, None
+    from ctxtool.embeddings import minilm
+
+    if not minilm.available():
+        return None, (
+            "the sentence encoder is not installed, so questions are matched by their words only: "
+            + minilm.INSTALL_HINT
+        )
+    return SemanticIndex(items, minilm.shared()), None

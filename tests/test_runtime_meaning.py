@@ -1,0 +1,140 @@
+"""Matching by meaning (the sentence encoder) and the checks similarity cannot make.
+
+The set is our own, shaped like a small school database; no database is needed for ``showsql``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ctxtool.embeddings import minilm
+from ctxtool.embeddings.cache import cached_vectors, content_key
+from ctxtool.runtime import Runtime
+from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.verify import operator_agreement
+
+pytestmark = pytest.mark.skipif(not minilm.available(), reason="the sentence encoder is not installed")
+
+SET = {
+    "templates": [
+        {
+            "nl_query": "Show the hometowns shared by at least two teachers.",
+            "sql": "SELECT hometown FROM teacher GROUP BY hometown HAVING COUNT(*) >= 2",
+        },
+        {
+            "nl_query": "Which model of the car has the minimum horsepower?",
+            "sql": "SELECT model FROM car ORDER BY horsepower ASC LIMIT 1",
+        },
+        {
+            "nl_query": "Which model of the car has the maximum horsepower?",
+            "sql": "SELECT model FROM car ORDER BY horsepower DESC LIMIT 1",
+        },
+        {
+            "nl_query": "How many different store locations are there?",
+            "sql": "SELECT COUNT(DISTINCT location) FROM store",
+        },
+        {
+            "nl_query": "List the names of the stores in the district 'North'.",
+            "sql": "SELECT name FROM store WHERE district LIKE '%North%'",
+        },
+        {
+            "nl_query": "What is the name of the store with the code 338?",
+            "sql": "SELECT name FROM store WHERE code = '338'",
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def rt(tmp_path_factory):
+    import os
+
+    from ctxtool.parameterize import parameterize_set
+
+    os.environ["CTXTOOL_HOME"] = str(tmp_path_factory.mktemp("home"))
+    data, _ = parameterize_set(SET, "postgres", None)
+    return Runtime(data, dialect="postgres", use_llm=False, matcher="hybrid")
+
+
+def test_encoder_agrees_with_the_reference_cosines():
+    # figures of the reference model (sentence-transformers all-MiniLM-L6-v2) on these pairs
+    enc = minilm.shared()
+    v = enc.embed_array(
+        [
+            "How many invoices were issued in 2021?",
+            "Count the invoices from 2021",
+            "Which artist has the most albums?",
+            "Name the artist with the largest number of albums",
+            "Which artist has the fewest albums?",
+        ]
+    )
+    assert v.shape == (5, 384) and np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-4)
+    assert abs(float(v[0] @ v[1]) - 0.87) < 0.03
+    assert abs(float(v[2] @ v[3]) - 0.87) < 0.03
+    assert float(v[2] @ v[4]) > 0.85  # similarity cannot tell opposites apart: the checks must
+    assert float(v[0] @ v[2]) < 0.3
+
+
+def test_set_vectors_are_cached_by_content(tmp_path, monkeypatch):
+    monkeypatch.setenv("CTXTOOL_HOME", str(tmp_path))
+    enc = minilm.shared()
+    texts = ["a question about stores", "another about cars"]
+    first = cached_vectors(enc, texts)
+    path = tmp_path / "embeddings" / f"{content_key(enc.name, texts)}.npy"
+    assert path.is_file() and np.allclose(np.load(path), first)
+    assert content_key(enc.name, texts) != content_key(enc.name, [*texts, "x"])
+
+
+def test_paraphrases_in_other_words_are_answered(rt):
+    for question, index in [
+        ("List the hometowns that at least two teachers share.", 0),
+        ("What is the model of the car with the smallest amount of horsepower?", 1),
+        ("What is the number of different locations of the stores?", 3),
+    ]:
+        ans = rt.ask(question, "showsql")
+        assert ans.status == "answered" and ans.template.index == index, (question, ans.explanation)
+
+
+def test_opposites_are_told_apart(rt):
+    ans = rt.ask("Which car model has the most horsepower?", "showsql")
+    assert ans.status == "answered" and ans.template.index == 2, ans.explanation
+
+
+def test_like_templates_keep_their_wildcards(rt):
+    ans = rt.ask("List the names of the stores in the district 'South'.", "showsql")
+    assert ans.status == "answered" and ans.params == ["%South%"], ans.explanation
+    assert "LIKE $1" in ans.sql
+
+
+def test_a_number_written_as_text_in_the_sql_is_bound_as_text(rt):
+    ans = rt.ask("What is the name of the store with the code 412?", "showsql")
+    assert ans.status == "answered" and ans.params == ["412"], ans.explanation
+
+
+def test_a_value_the_template_does_not_use_is_not_dropped(rt):
+    ans = rt.ask("How many different store locations are there in 1997?", "showsql")
+    assert ans.status != "answered", ans.explanation
+
+
+def test_lexical_matcher_is_the_fallback():
+    lexical = Runtime(SET, dialect="postgres", use_llm=False, matcher="lexical")
+    assert lexical.matcher.semantic is None
+    ans = lexical.ask("Which model of the car has the minimum horsepower?", "showsql")
+    assert ans.status == "answered" and ans.template.index == 1
+
+
+def test_operator_agreement_by_axis():
+    assert operator_agreement({"__max"}, {"__max"}) == (1.0, [])
+    f, why = operator_agreement({"__max"}, {"__min"})
+    assert f < 0.5 and "opposite extreme" in why
+    assert operator_agreement({"__gt"}, {"__gte"})[0] == 1.0  # more than / at least: one direction
+    assert operator_agreement({"__superlative"}, {"__min"})[0] == 1.0  # "cheapest": either way
+    assert operator_agreement({"__not"}, set())[0] < 0.5
+    assert operator_agreement({"__both"}, {"__either"})[0] < 0.5
+    assert operator_agreement(set(), {"__count"})[0] < 1.0  # "which campuses" vs "how many"
+
+
+def test_compiled_template_reads_columns_and_grouping():
+    t = compile_item("template", 0, SET["templates"][0], "postgres")
+    assert t.reads.grouped and "hometown" in t.reads.columns and "hometown" in t.column_words
