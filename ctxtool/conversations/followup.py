@@ -42,32 +42,24 @@ _NUMBER_WORDS = {
     "ten": 10,
     "twenty": 20,
 }
+# general English only (no words of any one database): words people use for a column's role;
+# plurals and other inflections go through the English lemmas of ctxtool.runtime.text
 _SYNONYMS = {
     "sex": "gender",
     "kind": "type",
-    "kinds": "type",
-    "types": "type",
+    "sort": "type",
     "state": "status",
-    "regions": "region",
-    "districts": "district",
-    "areas": "region",
-    "area": "region",
-    "genders": "gender",
-    "cards": "card",
-    "loans": "loan",
-    "accounts": "account",
-    "clients": "client",
-    "customers": "client",
-    "customer": "client",
-    "statuses": "status",
-    "frequencies": "frequency",
-    "years": "year",
-    "months": "month",
-    "city": "district",
-    "cities": "district",
-    "town": "district",
-    "name": "name",
 }
+
+
+def _base(word: str) -> str:
+    """The lemma of ``word`` ("regions" -> region, "cards" -> card), then the general synonyms."""
+    from ctxtool.runtime.text import lemma
+
+    w = lemma(word)[0]
+    return _SYNONYMS.get(w, w)
+
+
 _DIM_STOP = frozenset(
     "the a an their its each every of for in with and by per them those these it all which what is are".split()
 )
@@ -166,7 +158,7 @@ class Schema:
         for w in _WORD.findall(phrase.lower()):
             if w in _DIM_STOP:
                 continue
-            w = _SYNONYMS.get(w, w)
+            w = _base(w)
             if w.endswith("s") and len(w) > 3 and w not in vocab and w[:-1] in vocab:
                 w = w[:-1]
             words.append(w)
@@ -723,7 +715,7 @@ class QueryRewriter:
             )
         if key and key != "__label__":
             words = set(_WORD.findall(key.lower())) - _DIM_STOP
-            words = {_SYNONYMS.get(w, w) for w in words}
+            words = {_base(w) for w in words}
             for p in self.tree.expressions:
                 name_words = set(_WORD.findall(p.alias_or_name.lower().replace("_", " ")))
                 if words & name_words:
