@@ -138,3 +138,46 @@ def test_operator_agreement_by_axis():
 def test_compiled_template_reads_columns_and_grouping():
     t = compile_item("template", 0, SET["templates"][0], "postgres")
     assert t.reads.grouped and "hometown" in t.reads.columns and "hometown" in t.column_words
+
+
+def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
+    from ctxtool.runtime.bind import Entity, bind_slots
+    from ctxtool.runtime.linking import LinkedValue
+
+    data = {
+        "templates": [
+            {
+                "nl_query": "Which branches are in Lisbon?",
+                "sql": "SELECT name FROM branch WHERE city = 'Lisbon'",
+            }
+        ]
+    }
+    from ctxtool.parameterize import parameterize_set
+
+    data, _ = parameterize_set(data, "postgres", None)
+    rt = Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    tpl = rt.templates[0]
+
+    def link(column: str, search: int) -> LinkedValue:
+        return LinkedValue("Porto", 23, 28, "Porto", column, "City", 0.0, search)
+
+    main = link("branch.city", 0)
+    main.alternatives = [link("branch.city", 1), link("customer.city", 2)]  # the same reading twice
+    entities = [Entity("linked", "Porto", 23, 28, "Porto", link=main)]
+    cand = rt.matcher._score(tpl, ["branch"], entities, [])
+    assert cand is not None and bind_slots(tpl.slots, entities, set())
+    assert rt._ambiguity(cand, entities) == []
+    ans = rt.ask("Which branches are in 'Porto'?", "showsql")
+    assert len(set(ans.disambiguation)) == len(ans.disambiguation)
+
+
+def test_a_code_never_fills_a_slot_of_names():
+    from ctxtool.runtime.bind import Entity, compatibility
+    from ctxtool.runtime.compiled import Slot
+
+    city = Slot("1", "text", "city", None, "Porto")
+    assert compatibility(Entity("quoted", "Lisbon", 0, 6, "Lisbon"), city) > 0
+    assert compatibility(Entity("quoted", "PT-11", 0, 5, "PT-11"), city) == 0
+    code = Slot("1", "text", "code", None, "A12")
+    assert compatibility(Entity("quoted", "B7", 0, 2, "B7"), code) > 0
+    assert compatibility(Entity("quoted", "New York", 0, 8, "New York"), code) == 0

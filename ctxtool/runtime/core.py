@@ -19,9 +19,10 @@ from ctxtool.errors import CtxtoolError, DatabaseError, InputError
 from ctxtool.placeholders import find_text_placeholders
 from ctxtool.runtime import sqlparts
 from ctxtool.runtime.answer import ACTIONS, Answer, FacetApplied, TemplateUse, jsonable, narrate
+from ctxtool.runtime.bind import Entity, bind_slots, compatibility, entities_of, param_value
 from ctxtool.runtime.compiled import Compiled, compile_item
 from ctxtool.runtime.linking import ValueLinker
-from ctxtool.runtime.matching import Candidate, Entity, Matcher, bind_slots, entities_of, param_value
+from ctxtool.runtime.matching import Candidate, Matcher
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
 
 DEFAULT_THRESHOLD = 0.7
@@ -333,31 +334,45 @@ class Runtime:
         return Plan(sql, params, source, cand.score, "; ".join(parts), use, facets, bindings, cand)
 
     def _ambiguity(self, cand: Candidate, entities: list[Entity]) -> list[str]:
-        """ "Did you mean" questions when a bound value has equally close alternative readings."""
-        out = []
+        """ "Did you mean" questions when a bound value has equally close alternative readings.
+
+        Only distinct readings count (the same value found twice is one reading), and a value that
+        two columns hold is resolved by the template's own tables: a reading on a table the template
+        does not read is no rival of one on a table it reads."""
+
+        tables = cand.template.tables
         for slot in cand.template.slots:
             e = entities[cand.bindings[slot.key][0]]
             if not e.link or not e.link.alternatives:
                 continue
-            from ctxtool.runtime.matching import compatibility
-
+            own = e.link.column_key.split(".")[0] in tables
+            seen = {(e.link.column_key, str(e.link.value))}
             rivals = []
             for alt in e.link.alternatives:
                 if alt.distance > e.link.distance + 1e-6:
                     continue
+                if own and alt.column_key.split(".")[0] not in tables:
+                    continue
+                key = (alt.column_key, str(alt.value))
+                if key in seen:
+                    continue
                 alt_entity = Entity("linked", e.text, e.start, e.end, alt.value, link=alt)
                 if compatibility(alt_entity, slot) >= cand.bindings[slot.key][1] - 1e-6:
+                    seen.add(key)
                     rivals.append(alt)
-            if rivals:
-                for lv in [e.link, *rivals][:5]:
-                    values = {
-                        s.key: (lv.value if s.key == slot.key else entities[cand.bindings[s.key][0]].value)
-                        for s in cand.template.slots
-                    }
-                    filled = self._filled_intent(cand.template, values).rstrip("?. ")
-                    out.append(f"Did you mean: {filled} ({lv.concept_type} {lv.value!r})?")
-                break
-        return out
+            out: list[str] = []
+            for lv in [e.link, *rivals][:5]:
+                values = {
+                    s.key: (lv.value if s.key == slot.key else entities[cand.bindings[s.key][0]].value)
+                    for s in cand.template.slots
+                }
+                filled = self._filled_intent(cand.template, values).rstrip("?. ")
+                choice = f"Did you mean: {filled} ({lv.concept_type} {lv.value!r})?"
+                if choice not in out:
+                    out.append(choice)
+            if len(out) > 1:
+                return out
+        return []
 
     def _followup(self, question: str, entities: list[Entity], previous: Answer) -> Candidate | None:
         """Reuse the previous answer's template with this question's values ("and in Pisek?")."""

@@ -51,6 +51,14 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("earlier than", "__before"),
     ("later than", "__after"),
     ("sum of", "__sum"),
+    # an order is not a grouping: "ordered by points" keeps its rows
+    ("in order of", "__order"),
+    ("ordered by", "__order"),
+    ("order by", "__order"),
+    ("sorted by", "__order"),
+    ("sort by", "__order"),
+    ("order the results by", "__order"),
+    ("order them by", "__order"),
     ("for each", "by"),
     ("for every", "by"),
     ("broken down by", "by"),
@@ -101,6 +109,12 @@ CANONICAL_WORDS: dict[str, str] = {
     "except": "__not",
     "excluding": "__not",
     "never": "__not",
+    "descending": "__desc",
+    "decreasing": "__desc",
+    "ascending": "__asc",
+    "increasing": "__asc",
+    "alphabetical": "__asc",
+    "alphabetically": "__asc",
     "both": "__both",
     "either": "__either",
     "oldest": "__min_date",
@@ -233,8 +247,8 @@ def content_tokens(text: str) -> list[str]:
         base, degree = lemma(w)
         if degree == "superlative":
             out.append("__superlative")
-        elif degree == "comparative" and k + 1 < len(toks) and toks[k + 1].lower == "than":
-            out.append("__comparative")
+        elif degree == "comparative" and any(t.lower == "than" for t in toks[k + 1 : k + 4]):
+            out.append("__comparative")  # "cheaper than", "a higher salary than"
         base = CANONICAL_WORDS.get(base, base)
         if base.startswith("__"):
             out.append(base)

@@ -23,6 +23,8 @@ _AXES: dict[str, tuple[str, int]] = {
     "__after": ("time", 1),
     "__before": ("time", -1),
     "__not": ("negation", 1),
+    "__desc": ("order", 1),  # descending vs ascending (alphabetical): stated or not, never opposite
+    "__asc": ("order", -1),
     "__both": ("conjunction", 1),  # both A and B (an intersection) against either A or B (a union)
     "__either": ("conjunction", -1),
     # an adjective's degree without a known direction ("cheapest", "cheaper than"): either way
@@ -61,7 +63,7 @@ def operator_agreement(question_ops: set[str], template_ops: set[str]) -> tuple[
         q, t = q_axes.get(axis, set()), t_axes.get(axis, set())
         if q == t or (q and t and (0 in q or 0 in t)):
             continue
-        if axis == "conjunction" and not (q and t):
+        if axis in ("conjunction", "order") and not (q and t):
             continue  # "or" alone is how people list things
         if axis == "negation":
             factor *= NEGATION
@@ -75,15 +77,16 @@ def operator_agreement(question_ops: set[str], template_ops: set[str]) -> tuple[
             factor *= ONE_SIDED
             found.append(f"{axis} stated by the {'question' if q else 'template'} only")
     qa, ta = question_ops & _AGGREGATES, template_ops & _AGGREGATES
-    if qa != ta:
-        if qa and ta and not (qa & ta):
-            factor *= AGGREGATE_CLASH
-            found.append(f"{'/'.join(sorted(map(_label, qa)))} vs {'/'.join(sorted(map(_label, ta)))}")
-        elif not (qa and ta):
-            side, ops = ("question", question_ops) if qa else ("template", template_ops)
+    if qa and ta and not (qa & ta):
+        factor *= AGGREGATE_CLASH
+        found.append(f"{'/'.join(sorted(map(_label, qa)))} vs {'/'.join(sorted(map(_label, ta)))}")
+    else:
+        for side, ops, alone in (("question", question_ops, qa - ta), ("template", template_ops, ta - qa)):
+            if not alone:
+                continue
             if "extreme" in {_AXES[t][0] for t in ops if t in _AXES}:
                 factor *= AGGREGATE_ONE_SIDED  # "the most number of songs": an order, said twice
             else:
-                factor *= AGGREGATE_UNSAID
-                found.append(f"{'/'.join(sorted(map(_label, qa or ta)))} asked by the {side} only")
+                factor *= AGGREGATE_UNSAID ** len(alone)
+                found.append(f"{'/'.join(sorted(map(_label, alone)))} asked by the {side} only")
     return factor, found
