@@ -166,7 +166,9 @@ def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
     entities = [Entity("linked", "Porto", 23, 28, "Porto", link=main)]
     cand = rt.matcher._score(tpl, ["branch"], entities, [])
     assert cand is not None and bind_slots(tpl.slots, entities, set())
-    assert rt._ambiguity(cand, entities) == []
+    from ctxtool.runtime.plan import ambiguity
+
+    assert ambiguity(cand, entities, rt.dialect) == []
     ans = rt.ask("Which branches are in 'Porto'?", "showsql")
     assert len(set(ans.disambiguation)) == len(ans.disambiguation)
 
@@ -181,3 +183,27 @@ def test_a_code_never_fills_a_slot_of_names():
     code = Slot("1", "text", "code", None, "A12")
     assert compatibility(Entity("quoted", "B7", 0, 2, "B7"), code) > 0
     assert compatibility(Entity("quoted", "New York", 0, 8, "New York"), code) == 0
+
+
+FACET_SET = {
+    "templates": [
+        {
+            "nl_query": "List the names of the products in the category 'Toys'.",
+            "sql": "SELECT name FROM product WHERE category = 'Toys'",
+        }
+    ],
+    "facets": [{"intent": "products cheaper than 10", "sql_snippet": "product.price < 10"}],
+}
+
+
+def test_a_facet_stated_in_other_words_is_applied():
+    from ctxtool.parameterize import parameterize_set
+
+    data, _ = parameterize_set(FACET_SET, "postgres", None)
+    rt = Runtime(data, dialect="postgres", use_llm=False, matcher="hybrid")
+    ans = rt.ask("List the names of the products in the category 'Games' that cost less than 20.", "showsql")
+    assert ans.status == "answered" and ans.params == ["Games", 20], ans.explanation
+    assert [f.index for f in ans.facets] == [0]
+    # the opposite is not the facet: the value is left unused, so the runtime does not answer
+    ans = rt.ask("List the names of the products in the category 'Games' that cost more than 20.", "showsql")
+    assert ans.status != "answered" or not ans.facets, ans.explanation

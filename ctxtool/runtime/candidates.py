@@ -38,7 +38,7 @@ def wordings(item: Compiled) -> list[str]:
 MASK = "something"
 
 
-def masked(text: str, spans: list[tuple[int, int]]) -> str:
+def masked(text: str, spans: list[tuple[int, int]], mask: str = MASK) -> str:
     """``text`` with each value span replaced by a neutral word, so that a question and a template
     that differ only in their values ("... in Sumperk?" / "... in Hl.m. Praha?") read the same."""
     out, last = [], 0
@@ -46,21 +46,22 @@ def masked(text: str, spans: list[tuple[int, int]]) -> str:
         if a < last:
             continue
         out.append(text[last:a])
-        out.append(MASK)
+        out.append(mask)
         last = b
     out.append(text[last:])
     return "".join(out)
 
 
-def masked_wording(item: Compiled) -> str | None:
-    """The parameterized intent with its placeholders masked (None when it has none)."""
+def placeholder_spans(item: Compiled) -> list[tuple[int, int]]:
     from ctxtool.placeholders import find_text_placeholders
 
-    text = item.parameterized_intent
-    found = find_text_placeholders(text, item.dialect)
-    if not found:
-        return None
-    return masked(text, [(p.start, p.end) for p in found])
+    return [(p.start, p.end) for p in find_text_placeholders(item.parameterized_intent, item.dialect)]
+
+
+def masked_wording(item: Compiled) -> str | None:
+    """The parameterized intent with its placeholders masked (None when it has none)."""
+    spans = placeholder_spans(item)
+    return masked(item.parameterized_intent, spans) if spans else None
 
 
 class SemanticIndex:
@@ -84,11 +85,13 @@ class SemanticIndex:
         self.owner = np.array(owner, dtype=np.int64)
         self.vectors = cached_vectors(encoder, texts) if texts else np.zeros((0, encoder.dim), np.float32)
         self._last: tuple[str, Any] | None = None
+        self._texts: dict[str, Any] = {}  # parts of the current question already embedded
 
     def _scores(self, question: str, spans: list[tuple[int, int]] | None = None) -> Any:
         np = self._np
         if self._last is not None and self._last[0] == question:
             return self._last[1]
+        self._texts = {}
         texts = [question] + ([masked(question, spans)] if spans else [])
         q = self.encoder.embed_array(texts)
         per_row = (self.vectors @ q.T).max(axis=1)
@@ -111,6 +114,25 @@ class SemanticIndex:
 
     def similarity(self, question: str, index: int) -> float:
         return float(self._scores(question)[index])
+
+    def _vector(self, text: str) -> Any:
+        vec = self._texts.get(text)
+        if vec is None:
+            vec = self._texts[text] = self.encoder.embed_array([text])[0]
+        return vec
+
+    def text_pair(self, a: str, b: str) -> float:
+        """Cosine of two texts (embedded once per question)."""
+        return float(self._vector(a) @ self._vector(b))
+
+    def text_similarity(self, text: str, index: int) -> float:
+        """Cosine of any text (a part of the question) with item ``index``'s closest wording."""
+        np = self._np
+        vec = self._texts.get(text)
+        if vec is None:
+            vec = self._texts[text] = self.encoder.embed_array([text])[0]
+        rows = np.nonzero(self.owner == index)[0]
+        return float((self.vectors[rows] @ vec).max()) if len(rows) else -1.0
 
 
 def matcher_mode(mode: str | None = None) -> str:

@@ -16,13 +16,13 @@ from typing import Any
 
 from ctxtool.dialects import normalize, positional_style
 from ctxtool.errors import CtxtoolError, DatabaseError, InputError
-from ctxtool.placeholders import find_text_placeholders
 from ctxtool.runtime import sqlparts
-from ctxtool.runtime.answer import ACTIONS, Answer, FacetApplied, TemplateUse, jsonable, narrate
-from ctxtool.runtime.bind import Entity, bind_slots, compatibility, entities_of, param_value
+from ctxtool.runtime.answer import ACTIONS, Answer, jsonable, narrate
+from ctxtool.runtime.bind import Entity, bind_slots, entities_of
 from ctxtool.runtime.compiled import Compiled, compile_item
 from ctxtool.runtime.linking import ValueLinker
 from ctxtool.runtime.matching import Candidate, Matcher
+from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
 
 DEFAULT_THRESHOLD = 0.7
@@ -41,21 +41,6 @@ class AskContext:
 
     history: list[dict[str, Any]] = field(default_factory=list)
     previous: Answer | None = None
-
-
-@dataclass
-class Plan:
-    """A chosen query before execution."""
-
-    sql: str
-    params: list[Any]
-    source: str
-    confidence: float
-    explanation: str
-    template: TemplateUse | None = None
-    facets: list[FacetApplied] = field(default_factory=list)
-    bindings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    candidate: Candidate | None = None
 
 
 def _load(contextset: Any, store: Any) -> tuple[dict[str, Any], str | None, str]:
@@ -263,116 +248,9 @@ class Runtime:
         entities = entities_of(literals, links)
         return entities, self.matcher.rank(question, entities), [lv.to_dict() for lv in links]
 
-    def _filled_intent(self, tpl: Compiled, values: dict[str, Any]) -> str:
-        text = tpl.parameterized_intent
-        found = find_text_placeholders(text, self.dialect)
-        out = []
-        last = 0
-        qmark = 0
-        for ph in found:
-            out.append(text[last : ph.start])
-            if ph.kind == "numbered":
-                key = ph.name
-            else:
-                qmark += 1
-                key = str(qmark)
-            out.append(str(jsonable(values.get(key, ph.text))))
-            last = ph.end
-        out.append(text[last:])
-        return "".join(out)
-
     def plan_from(self, cand: Candidate, entities: list[Entity], source: str = "template") -> Plan:
-        """SQL and parameters for a candidate: the template's parameterized SQL with its slots bound,
-        and each facet's parameterized snippet injected into the WHERE (placeholders renumbered)."""
-        tpl = cand.template
-        values: dict[str, Any] = {}
-        bindings: dict[str, dict[str, Any]] = {}
-        why = []
-        for slot in tpl.slots:
-            ei, fit = cand.bindings[slot.key]
-            e = entities[ei]
-            values[slot.key] = param_value(e, slot)
-            bindings[slot.key] = {
-                "value": values[slot.key],
-                "from": e.text,
-                "kind": slot.kind,
-                "fit": round(fit, 2),
-            }
-            if e.link:
-                bindings[slot.key]["column"] = e.link.column
-                bindings[slot.key]["distance"] = round(e.link.distance, 4)
-            why.append(f"{slot.key} = {e.describe()}")
-        ordered = [values[s.key] for s in sorted(tpl.slots, key=lambda s: int(s.key))]
-        conditions = []
-        facets: list[FacetApplied] = []
-        for fu in cand.facets:
-            fvals = {}
-            for slot in fu.facet.slots:
-                ei, _ = fu.bindings[slot.key]
-                fvals[slot.key] = param_value(entities[ei], slot)
-            fparams = [fvals[s.key] for s in sorted(fu.facet.slots, key=lambda s: int(s.key))]
-            conditions.append((fu.facet.sql, fparams))
-            because = sorted({self._surface.get(t, t.strip("_").replace("_", " ")) for t in fu.explains})
-            facets.append(FacetApplied(fu.facet.index, fu.facet.intent, fparams, because))
-        if conditions:
-            sql, params = sqlparts.inject_conditions(tpl.sql, self.dialect, ordered, conditions)
-        else:
-            sql, params = sqlparts.bind_template(tpl.sql, self.dialect, ordered)
-        filled = self._filled_intent(tpl, values)
-        use = TemplateUse(tpl.index, tpl.intent, tpl.parameterized_intent, cand.score, filled)
-        parts = [
-            f'template #{tpl.index} "{tpl.parameterized_intent}" (confidence {cand.score:.2f}: '
-            f"{cand.q_cov:.0%} of the question's words explained, {cand.t_cov:.0%} of the template's asked)"
-        ]
-        if why:
-            parts.append("values: " + "; ".join(why))
-        for f in facets:
-            parts.append(f'facet #{f.index} "{f.intent}" (for: {", ".join(f.because) or "its values"})')
-        if cand.unexplained:
-            parts.append("words not used: " + ", ".join(cand.unexplained))
-        parts.extend(cand.reasons)
-        return Plan(sql, params, source, cand.score, "; ".join(parts), use, facets, bindings, cand)
-
-    def _ambiguity(self, cand: Candidate, entities: list[Entity]) -> list[str]:
-        """ "Did you mean" questions when a bound value has equally close alternative readings.
-
-        Only distinct readings count (the same value found twice is one reading), and a value that
-        two columns hold is resolved by the template's own tables: a reading on a table the template
-        does not read is no rival of one on a table it reads."""
-
-        tables = cand.template.tables
-        for slot in cand.template.slots:
-            e = entities[cand.bindings[slot.key][0]]
-            if not e.link or not e.link.alternatives:
-                continue
-            own = e.link.column_key.split(".")[0] in tables
-            seen = {(e.link.column_key, str(e.link.value))}
-            rivals = []
-            for alt in e.link.alternatives:
-                if alt.distance > e.link.distance + 1e-6:
-                    continue
-                if own and alt.column_key.split(".")[0] not in tables:
-                    continue
-                key = (alt.column_key, str(alt.value))
-                if key in seen:
-                    continue
-                alt_entity = Entity("linked", e.text, e.start, e.end, alt.value, link=alt)
-                if compatibility(alt_entity, slot) >= cand.bindings[slot.key][1] - 1e-6:
-                    seen.add(key)
-                    rivals.append(alt)
-            out: list[str] = []
-            for lv in [e.link, *rivals][:5]:
-                values = {
-                    s.key: (lv.value if s.key == slot.key else entities[cand.bindings[s.key][0]].value)
-                    for s in cand.template.slots
-                }
-                filled = self._filled_intent(cand.template, values).rstrip("?. ")
-                choice = f"Did you mean: {filled} ({lv.concept_type} {lv.value!r})?"
-                if choice not in out:
-                    out.append(choice)
-            if len(out) > 1:
-                return out
-        return []
+        """SQL and parameters for a candidate (see :func:`ctxtool.runtime.plan.plan_from`)."""
+        return plan_from(cand, entities, self.dialect, self._surface, source)
 
     def _followup(self, question: str, entities: list[Entity], previous: Answer) -> Candidate | None:
         """Reuse the previous answer's template with this question's values ("and in Pisek?")."""
@@ -445,7 +323,7 @@ class Runtime:
             if follow is not None:
                 plan = self.plan_from(follow, entities, "followup")
         if plan is None and best is not None and best.score >= self.threshold:
-            rivals = self._ambiguity(best, entities)
+            rivals = ambiguity(best, entities, self.dialect)
             close = [
                 c for c in cands[1:] if c.score >= best.score - 0.02 and c.template.sql != best.template.sql
             ]
@@ -454,7 +332,7 @@ class Runtime:
                 ans.disambiguation = rivals
             elif close:
                 ans.status = "disambiguate"
-                ans.disambiguation = [self._did_you_mean(c, entities) for c in [best, *close][:4]]
+                ans.disambiguation = [did_you_mean(c, entities, self.dialect) for c in [best, *close][:4]]
             else:
                 try:
                     plan = self.plan_from(best, entities)
@@ -474,7 +352,7 @@ class Runtime:
                 suggestions = [c for c in cands if c.score >= self.suggest_threshold][:3]
                 if suggestions:
                     ans.status = "disambiguate"
-                    ans.disambiguation = [self._did_you_mean(c, entities) for c in suggestions]
+                    ans.disambiguation = [did_you_mean(c, entities, self.dialect) for c in suggestions]
                     ans.text = "No confident answer; did you mean one of these?"
                 else:
                     ans.status = "declined"
@@ -511,10 +389,6 @@ class Runtime:
                     )
         ans.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 3)
         return ans
-
-    def _did_you_mean(self, cand: Candidate, entities: list[Entity]) -> str:
-        values = {k: entities[i].value for k, (i, _) in cand.bindings.items()}
-        return f"Did you mean: {self._filled_intent(cand.template, values).rstrip('?. ')}?"
 
     def _apply_plan(self, ans: Answer, plan: Plan) -> None:
         ans.status = "answered"

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from ctxtool.runtime.bind import Entity, bind_slots, stated_values
-from ctxtool.runtime.candidates import SemanticIndex
+from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
 from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.index import ItemIndex
 from ctxtool.runtime.text import NUMBER_WORDS, content_tokens
@@ -28,6 +28,10 @@ SIM_FLOOR = 0.5
 SIM_FULL = 0.95
 SEMANTIC_WEIGHT = 0.7
 COLUMN_NOT_READ = 0.6
+# a facet stated in other words: the words before its value, as close as this to its wording
+FACET_WINDOW = 4
+FACET_SIMILARITY = 0.7
+_DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
 
 
@@ -92,6 +96,10 @@ class Matcher:
     ) -> None:
         self.templates = templates
         self.semantic = semantic
+        # facets "in other words" ("costs less than 20" for "cheaper than 20"): their wordings' vectors
+        self.facet_semantic = (
+            SemanticIndex(facets, semantic.encoder) if semantic is not None and facets else None
+        )
         self.facets = facets
         self.index = ItemIndex(templates + facets)  # one IDF over all wordings
         self.template_index = ItemIndex(templates)
@@ -132,10 +140,13 @@ class Matcher:
         if not ids and entities:
             ids = list(range(min(len(self.templates), self.k)))
         facet_ids = self.facet_index.candidates(lookup, self.k) if self.facets else []
+        if self.facet_semantic is not None:
+            near = self.facet_semantic.nearest(question, 5, [(e.start, e.end) for e in entities])
+            facet_ids = list(dict.fromkeys([*facet_ids, *(i for i in near if self.facets[i].slots)]))
         out: list[Candidate] = []
         for i in ids:
             sim = sims[i] if i in sims else (self.semantic.similarity(question, i) if self.semantic else 0.0)
-            cand = self._score(self.templates[i], q_tokens, entities, facet_ids, sim)
+            cand = self._score(self.templates[i], q_tokens, entities, facet_ids, sim, question)
             if cand is not None:
                 out.append(cand)
         out.sort(key=lambda c: -c.score)
@@ -150,6 +161,40 @@ class Matcher:
         # meaning can only add evidence: a question that says what the template says keeps its score
         return max(lexical, SEMANTIC_WEIGHT * sem + (1 - SEMANTIC_WEIGHT) * lexical)
 
+    def _facet_in_other_words(
+        self, question: str, facet: Compiled, fi: int, values: list[Entity]
+    ) -> set[str] | None:
+        """The question's words that state ``facet`` in other words, or None: the few words before
+        the facet's value ("... cost less than 20") must mean what the facet's wording means (the
+        encoder) and agree with its operator words (an opposite never passes)."""
+        if self.facet_semantic is None or not values or not question:
+            return None
+        first, last = min(e.start for e in values), max(e.end for e in values)
+        head = question[:first].split()[-FACET_WINDOW:]
+        while head and not content_tokens(head[0]):
+            head = head[1:]  # "that cost less than": from the first content word
+        if not head:
+            return None
+        value = question[first:last]
+        window = " ".join(head) + " " + value
+        wording = masked(facet.parameterized_intent, placeholder_spans(facet), value)
+        sim = self.facet_semantic.text_pair(window, wording)
+        if sim < FACET_SIMILARITY:
+            return None
+        # the encoder hardly tells "less" from "more" (it rates "cost more than 20" closer to "cheaper
+        # than 20" than "cost less than 20"): the direction comes from the facet's SQL operator and
+        # must be the one the window's words state
+        w_tokens = set(content_tokens(" ".join(head)))
+        said = {_DIRECTION[t] for t in w_tokens if t in _DIRECTION}
+        wanted = {_DIRECTION.get(f"__{s.operator}") for s in facet.slots if s.operator} - {None}
+        if wanted and said != wanted:
+            return None
+        f_ops = {t for t in facet.token_set if t.startswith("__")}
+        agree, _ = operator_agreement({t for t in w_tokens if t.startswith("__")}, f_ops)
+        if agree < 1.0 and f_ops:
+            return None
+        return w_tokens
+
     def _score(
         self,
         tpl: Compiled,
@@ -157,6 +202,7 @@ class Matcher:
         entities: list[Entity],
         facet_ids: list[int],
         similarity: float = 0.0,
+        question: str = "",
     ) -> Candidate | None:
         bindings = bind_slots(tpl.slots, entities, set())
         if bindings is None:
@@ -197,7 +243,12 @@ class Matcher:
                     # the question itself must say what the facet is about ("amount", "above")
                     cover = self.index.weight(f_tokens & q_set) / max(self.index.weight(f_tokens), 1e-9)
                     if cover < 0.5:
-                        continue
+                        said = self._facet_in_other_words(
+                            question, facet, fi, [entities[i] for i, _ in fb.values()]
+                        )
+                        if said is None:
+                            continue
+                        new = (q_set - explained) & said
                 else:
                     cover = self.index.weight(f_tokens & (q_set | bound_descr)) / max(
                         self.index.weight(f_tokens), 1e-9
