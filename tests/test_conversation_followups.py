@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ctxtool.conversations.followup import FollowupError, Schema, classify, rewrite
+from ctxtool.conversations.followup import rewrite
+from ctxtool.conversations.fschema import FollowupError, Schema
+from ctxtool.conversations.intent import classify
 from ctxtool.conversations.model import Turn
 from ctxtool.conversations.runner import ConversationRunner
 from ctxtool.conversations.session import SessionMemory

@@ -22,16 +22,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ctxtool.conversations.followup import (
-    FollowupError,
-    Intent,
-    LinkedFilter,
-    Schema,
-    classify,
-    leans_on_previous,
-    rewrite,
-)
+from ctxtool.conversations.followup import LinkedFilter, rewrite
+from ctxtool.conversations.fschema import FollowupError, Schema
 from ctxtool.conversations.history import history_messages
+from ctxtool.conversations.intent import Intent, classify, leans_on_previous
 from ctxtool.conversations.model import CONVERSATION_ACTIONS, Turn
 from ctxtool.conversations.session import SessionMemory
 from ctxtool.conversations.store import ConversationStore
