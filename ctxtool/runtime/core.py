@@ -17,12 +17,13 @@ from typing import Any
 from ctxtool.dialects import normalize, positional_style
 from ctxtool.errors import CtxtoolError, DatabaseError, InputError
 from ctxtool.runtime import sqlparts
-from ctxtool.runtime.answer import ACTIONS, Answer, jsonable, narrate
+from ctxtool.runtime.answer import ACTIONS, Answer
 from ctxtool.runtime.bind import Entity, bind_slots, entities_of
 from ctxtool.runtime.compiled import Compiled, compile_item
 from ctxtool.runtime.linking import ValueLinker
 from ctxtool.runtime.matching import Candidate, Matcher
 from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
+from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
 
 DEFAULT_THRESHOLD = 0.7
@@ -373,14 +374,14 @@ class Runtime:
         ans.timings_ms["plan"] = round((time.perf_counter() - t1) * 1000, 3)
         run = execute if execute is not None else action in ("runsql", "narrate")
         if action == "explainsql":
-            ans.text = self._explain_sql(ans, plan)
+            ans.text = explain_sql(self.llm, ans, plan, self.dialect)
         elif action == "showsql":
             ans.text = ans.sql or ""
         if run:
             self._execute(ans)
             if ans.status == "answered":
                 if action == "narrate":
-                    ans.text = self._narrate(ans, plan)
+                    ans.text = narrate_answer(self.llm, ans, plan)
                 elif action == "runsql":
                     ans.text = (
                         f"No data found for: {question}"
@@ -420,34 +421,6 @@ class Runtime:
         ans.executed = True
 
     # -- words --------------------------------------------------------------------------------------
-    def _explain_sql(self, ans: Answer, plan: Plan) -> str:
-        if self.llm is not None and plan.source == "llm":
-            from ctxtool.runtime import llmsql
-
-            try:
-                return llmsql.explain(self.llm, ans.question, ans.sql or "", self.dialect)
-            except CtxtoolError as exc:
-                ans.warnings.append(f"the model could not explain the SQL: {exc}")
-        if plan.template is not None:
-            words = f'This query answers "{plan.template.filled_intent}"'
-            if plan.facets:
-                words += ", restricted to " + " and ".join(f'"{f.intent}"' for f in plan.facets)
-            if plan.params:
-                words += f", with the values {', '.join(repr(jsonable(p)) for p in plan.params)} bound as parameters"
-            return words + "."
-        return "This query was written by the language model for the question."
-
-    def _narrate(self, ans: Answer, plan: Plan) -> str:
-        understood = plan.template.filled_intent if plan.template else None
-        if self.llm is not None:
-            from ctxtool.runtime import llmsql
-
-            try:
-                return llmsql.narrate(self.llm, ans.question, ans.sql or "", ans.columns, ans.rows)
-            except CtxtoolError as exc:
-                ans.warnings.append(f"the model could not narrate; a plain sentence is given: {exc}")
-        return narrate(ans.question, understood, ans.columns, ans.rows, ans.truncated)
-
     # -- the language model -------------------------------------------------------------------------
     def _llm_messages(
         self,
