@@ -212,7 +212,8 @@ def candidate_features(rt: Runtime, case: dict[str, Any]) -> list[dict[str, Any]
             "sim": c.similarity,
             "lex": c.lexical,
             "checks": c.checks,
-            "score": c.score,
+            "score": c.evidence,
+            "confidence": c.score,
         }
         for c in cands
     ]
@@ -324,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default="/tmp/ctxtool-spider", help="cache of prepared sets")
     ap.add_argument("--threshold", type=float, default=None, help="the runtime's confidence threshold")
     ap.add_argument("--matcher", choices=["hybrid", "lexical"], default=None, help="CTXTOOL_MATCHER")
+    ap.add_argument(
+        "--confidence", choices=["evidence", "calibrated"], default=None, help="CTXTOOL_CONFIDENCE"
+    )
     ap.add_argument("--dump", action="store_true", help="record each case's candidates (with --rows)")
     ap.add_argument("--format", choices=["table", "json"], default="table")
     ap.add_argument("--rows", help="write every case's outcome to this JSON-lines file")
@@ -341,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     runtime_args: dict[str, Any] = {"threshold": args.threshold} if args.threshold is not None else {}
     if args.matcher:
         runtime_args["matcher"] = args.matcher
+    if args.confidence:
+        runtime_args["confidence"] = args.confidence
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     with console.make_progress() as progress:

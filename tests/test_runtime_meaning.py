@@ -207,3 +207,19 @@ def test_a_facet_stated_in_other_words_is_applied():
     # the opposite is not the facet: the value is left unused, so the runtime does not answer
     ans = rt.ask("List the names of the products in the category 'Games' that cost more than 20.", "showsql")
     assert ans.status != "answered" or not ans.facets, ans.explanation
+
+
+def test_calibrated_confidence_is_a_probability_with_its_own_threshold(monkeypatch):
+    from ctxtool.errors import InputError
+    from ctxtool.parameterize import parameterize_set
+
+    data, _ = parameterize_set(SET, "postgres", None)
+    rt = Runtime(data, dialect="postgres", use_llm=False, confidence="calibrated")
+    assert rt.threshold == 0.9 and rt.matcher.calibrated
+    _, cands, _ = rt.understand("Which model of the car has the minimum horsepower?")
+    assert all(0 <= c.score <= 1 for c in cands) and cands[0].template.index == 1
+    assert cands[0].score > cands[1].score and cands[0].evidence > 0
+    assert rt.ask("How many teachers live in Lisbon?", "showsql").status != "answered"
+    monkeypatch.setenv("CTXTOOL_CONFIDENCE", "sure")
+    with pytest.raises(InputError, match="CTXTOOL_CONFIDENCE"):
+        Runtime(data, dialect="postgres", use_llm=False)

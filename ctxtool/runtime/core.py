@@ -26,7 +26,8 @@ from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
 
-DEFAULT_THRESHOLD = 0.7
+DEFAULT_THRESHOLD = 0.7  # of the raw evidence
+CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.confidence)
 DEFAULT_SUGGEST = 0.35
 
 
@@ -74,7 +75,7 @@ class Runtime:
         snapshot: dict[str, Any] | None = None,
         llm: Any = None,
         use_llm: bool | None = None,
-        threshold: float = DEFAULT_THRESHOLD,
+        threshold: float | None = None,
         suggest_threshold: float = DEFAULT_SUGGEST,
         statement_timeout: float = 5.0,
         row_cap: int = 1000,
@@ -82,6 +83,7 @@ class Runtime:
         max_link_distance: float = 0.35,
         conversation: bool = False,
         matcher: str | None = None,
+        confidence: str | None = None,
     ) -> None:
         self.data, set_dialect, self.ref = _load(contextset, store)
         # the profile option ``conversation: true``: questions asked without a context are answered
@@ -106,6 +108,12 @@ class Runtime:
                 f"{self.ref}: the set is written for {set_dialect} placeholders but the database speaks "
                 f"{self.dialect}; use the set written for this engine"
             )
+        from ctxtool.runtime.confidence import confidence_mode
+
+        self.confidence = confidence_mode(confidence)
+        calibrated = self.confidence == "calibrated"
+        if threshold is None:
+            threshold = CALIBRATED_THRESHOLD if calibrated else DEFAULT_THRESHOLD
         self.threshold = threshold
         self.suggest_threshold = suggest_threshold
         self.row_cap = row_cap
@@ -127,7 +135,7 @@ class Runtime:
         from ctxtool.runtime.candidates import semantic_index
 
         semantic, self._matcher_warning = semantic_index(self.templates, matcher)
-        self.matcher = Matcher(self.templates, self.facets, semantic=semantic)
+        self.matcher = Matcher(self.templates, self.facets, semantic=semantic, calibrated=calibrated)
         self.linker = ValueLinker(
             self.data.get("value_searches") or [],
             connector,

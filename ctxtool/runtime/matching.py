@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ctxtool.runtime.bind import Entity, bind_slots, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
 from ctxtool.runtime.compiled import Compiled
+from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.index import ItemIndex
 from ctxtool.runtime.text import NUMBER_WORDS, content_tokens
 from ctxtool.runtime.verify import operator_agreement
@@ -58,6 +59,7 @@ class Candidate:
     similarity: float = 0.0  # cosine of the question and the template's closest wording (encoder)
     lexical: float = 0.0  # the word-overlap score before the checks
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
+    evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
 
 
 def table_words(table: str) -> list[str]:
@@ -93,9 +95,11 @@ class Matcher:
         *,
         candidates: int = 20,
         semantic: SemanticIndex | None = None,
+        calibrated: bool = False,
     ) -> None:
         self.templates = templates
         self.semantic = semantic
+        self.calibrated = calibrated  # scores are calibrated confidences (False: the raw evidence)
         # facets "in other words" ("costs less than 20" for "cheaper than 20"): their wordings' vectors
         self.facet_semantic = (
             SemanticIndex(facets, semantic.encoder) if semantic is not None and facets else None
@@ -150,7 +154,9 @@ class Matcher:
             if cand is not None:
                 out.append(cand)
         out.sort(key=lambda c: -c.score)
-        return out[:limit]
+        if not self.calibrated:
+            return out[:limit]
+        return calibrate(out[:limit], self.semantic is not None)
 
     def combine(self, similarity: float, lexical: float) -> float:
         """The evidence that the template asks what the question asks, before the checks: the
@@ -293,7 +299,15 @@ class Matcher:
                 score *= COLUMN_NOT_READ ** len(cols)
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))
             # "for each type" asks for groups; a template that returns one row does not answer it
-            if "by" in q_set and "by" not in t_set and not tpl.reads.grouped and "by" not in by_facets:
+            # (only with a measure: "the title of each film" lists films, "the number for each" groups)
+            aggregate = q_set & {"__count", "__avg", "__sum", "__max", "__min"}
+            if (
+                "__each" in q_set
+                and aggregate
+                and "__each" not in t_set
+                and not tpl.reads.grouped
+                and "__each" not in by_facets
+            ):
                 score *= UNGROUPED
                 reasons.append("the question asks per group, the template does not group")
             links = [entities[i].link for i, _ in bindings.values() if entities[i].link]
@@ -322,6 +336,7 @@ class Matcher:
                 template=tpl,
                 phrasing=p_i,
                 score=round(self.combine(similarity, lexical) * checks, 4),
+                evidence=round(self.combine(similarity, lexical) * checks, 4),
                 similarity=round(similarity, 4),
                 lexical=round(lexical, 4),
                 checks=round(checks, 4),
