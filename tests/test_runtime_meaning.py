@@ -223,3 +223,25 @@ def test_calibrated_confidence_is_a_probability_with_its_own_threshold(monkeypat
     monkeypatch.setenv("CTXTOOL_CONFIDENCE", "sure")
     with pytest.raises(InputError, match="CTXTOOL_CONFIDENCE"):
         Runtime(data, dialect="postgres", use_llm=False)
+
+
+def test_a_year_said_as_a_time_never_fills_another_number():
+    from ctxtool.parameterize import parameterize_set
+
+    data, _ = parameterize_set(
+        {
+            "templates": [
+                {
+                    "nl_query": "How many loans have a duration of 24 months?",
+                    "sql": "SELECT COUNT(*) FROM loan WHERE duration = 24",
+                }
+            ]
+        },
+        "postgres",
+        None,
+    )
+    rt = Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    ans = rt.ask("how many loans were issued in 1997?", "showsql")
+    assert ans.status == "declined" and not ans.disambiguation, ans.disambiguation
+    assert rt.ask("How many loans have a duration of 36 months?", "showsql").params == [36]
+    assert rt.ask("How many loans have a duration of 2000 months?", "showsql").params == [2000]

@@ -81,6 +81,10 @@ def same_kind(entity: Entity, slot: Slot) -> bool:
     return a is None or b is None or a == b
 
 
+def _year_like(example: Any) -> bool:
+    return example is None or (isinstance(example, int) and 1800 <= example <= 2100)
+
+
 def compatibility(entity: Entity, slot: Slot) -> float:
     """0 (cannot fill) .. 1 (made for it)."""
     kind = slot.kind
@@ -111,6 +115,8 @@ def compatibility(entity: Entity, slot: Slot) -> float:
         return 0.0
     if kind == "number":
         if entity.kind == "number":
+            if entity.literal is not None and entity.literal.as_year and not _year_like(slot.example):
+                return 0.0  # "issued in 1997" is a time, not a duration of 24 months
             return 0.7 if entity.is_year and "year" not in slot.type_label.lower() else 1.0
         return 0.0
     if kind == "year":

@@ -273,6 +273,7 @@ class Literal:
     start: int
     end: int
     value: object  # int / float / date / str
+    as_year: bool = False  # written as a point in time: "in 1997", "since 2001"
 
     @property
     def is_year(self) -> bool:
@@ -295,6 +296,11 @@ NUMBER_WORDS = {
     )
 }
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+
+
+_TIME_PREPOSITION = re.compile(
+    r"\b(?:in|since|during|until|till|before|after|from|by)\s+(?:the\s+year\s+)?$", re.I
+)
 
 
 def _safe_date(y: int, m: int, d: int) -> date | None:
@@ -341,7 +347,9 @@ def find_literals(text: str) -> list[Literal]:
             end += tail.end()
         if isinstance(value, float) and value.is_integer() and (tail or "." not in raw):
             value = int(value)
-        found.append(Literal("number", text[m.start() : end], m.start(), end, value))
+        lit = Literal("number", text[m.start() : end], m.start(), end, value)
+        lit.as_year = lit.is_year and bool(_TIME_PREPOSITION.search(text[: m.start()]))
+        found.append(lit)
     for m in _NUMBER_WORD.finditer(text):
         if free(m.start(), m.end()):
             found.append(Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()]))
