@@ -64,6 +64,20 @@ def masked_wording(item: Compiled) -> str | None:
     return masked(item.parameterized_intent, spans) if spans else None
 
 
+_QUERIES: dict[tuple[str, tuple[str, ...]], Any] = {}
+
+
+def query_vectors(encoder: Any, texts: tuple[str, ...]) -> Any:
+    """The question's vectors, shared by the template and facet indexes (one encoder pass a question)."""
+    key = (encoder.name, texts)
+    vec = _QUERIES.get(key)
+    if vec is None:
+        if len(_QUERIES) > 256:
+            _QUERIES.clear()
+        vec = _QUERIES[key] = encoder.embed_array(list(texts))
+    return vec
+
+
 class SemanticIndex:
     """Cosine similarity of a question to each item (its closest wording)."""
 
@@ -83,6 +97,9 @@ class SemanticIndex:
                 owner.append(i)
         self.n = len(items)
         self.owner = np.array(owner, dtype=np.int64)
+        # rows come grouped by item, in order: the first row of each item, for one reduceat per question
+        self._starts = np.flatnonzero(np.r_[True, self.owner[1:] != self.owner[:-1]]) if owner else self.owner
+        self._owners = self.owner[self._starts] if owner else self.owner
         self.vectors = cached_vectors(encoder, texts) if texts else np.zeros((0, encoder.dim), np.float32)
         self._last: tuple[str, Any] | None = None
         self._texts: dict[str, Any] = {}  # parts of the current question already embedded
@@ -92,11 +109,14 @@ class SemanticIndex:
         if self._last is not None and self._last[0] == question:
             return self._last[1]
         self._texts = {}
-        texts = [question] + ([masked(question, spans)] if spans else [])
-        q = self.encoder.embed_array(texts)
+        # as written and with its values masked (one batch): the masked form alone loses 1.8 points of
+        # covered accuracy on the Spider kit for ~3 ms
+        texts = (question, masked(question, spans)) if spans else (question,)
+        q = query_vectors(self.encoder, texts)
         per_row = (self.vectors @ q.T).max(axis=1)
         best = np.full(self.n, -1.0, dtype=np.float32)
-        np.maximum.at(best, self.owner, per_row)
+        if len(per_row):
+            best[self._owners] = np.maximum.reduceat(per_row, self._starts)
         self._last = (question, best)
         return best
 
