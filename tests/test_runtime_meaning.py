@@ -245,3 +245,11 @@ def test_a_year_said_as_a_time_never_fills_another_number():
     assert ans.status == "declined" and not ans.disambiguation, ans.disambiguation
     assert rt.ask("How many loans have a duration of 36 months?", "showsql").params == [36]
     assert rt.ask("How many loans have a duration of 2000 months?", "showsql").params == [2000]
+
+
+def test_without_the_encoder_words_match_and_each_answer_says_so(monkeypatch):
+    monkeypatch.setattr(minilm, "available", lambda: False)
+    rt = Runtime(SET, dialect="postgres", use_llm=False)
+    assert rt.matcher.semantic is None
+    ans = rt.ask("Which model of the car has the minimum horsepower?", "showsql")
+    assert ans.status == "answered" and any("sentence encoder is not installed" in w for w in ans.warnings)
