@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxtool.conversations.followup import classify
+from ctxtool.conversations.intent import classify
 from ctxtool.conversations.runner import ConversationRunner
 from ctxtool.conversations.session import SessionMemory
 from ctxtool.runtime import sqlparts

@@ -10,7 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ctxtool.conversations.followup import FollowupError, Schema, classify, rewrite
+from ctxtool.conversations.followup import rewrite
+from ctxtool.conversations.fschema import FollowupError, Schema
+from ctxtool.conversations.intent import classify
 from ctxtool.conversations.model import Turn
 from ctxtool.conversations.runner import ConversationRunner
 from ctxtool.conversations.session import SessionMemory
@@ -126,6 +128,8 @@ def test_evaluation_detects_wrong_answers(pg_samples_dsn, tmp_path):
 
     golden = json.loads((DATA / "conversations_financial.json").read_text())
     conv = golden["conversations"][0]
+    # in the set's own words: customer -> client is no longer hand-made vocabulary of the matcher
+    conv["turns"][0]["question"] = conv["turns"][0]["question"].replace("customers", "clients")
     conv["turns"][1]["golden_sql"] = (
         "SELECT gender, count(*) FROM client GROUP BY gender"  # not what was asked
     )

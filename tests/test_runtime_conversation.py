@@ -187,3 +187,14 @@ def test_runtime_conversation_option_is_session_memory(financial_dsn, tmp_path, 
     with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False) as plain:
         plain.ask("How many accounts are there?")
         assert plain.ask("break it down by frequency").source != "followup"
+
+
+def test_a_question_with_its_own_entity_and_measure_is_not_a_followup(financial_dsn, data_home):
+    """Asked after a question about loans, "which district has the most accounts?" names a table the
+    previous query does not read and says what to compute: it stands alone (never an ORDER BY over
+    the one-row previous result)."""
+    with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False, conversation=True) as rt:
+        first = rt.ask("What is the average loan amount?")
+        second = rt.ask("which district has the most accounts?")
+        assert first.source == "template"
+        assert second.source != "followup", second.explanation

@@ -31,7 +31,7 @@ def runtime_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--threshold",
             type=float,
             default=None,
-            help="Confidence needed to answer without asking back (0..1).",
+            help="Confidence needed to answer without asking back (0..1; default 0.7, 0.9 with CTXTOOL_CONFIDENCE=calibrated).",
         ),
         click.option("--row-cap", type=int, default=1000, show_default=True, help="At most this many rows."),
         click.option(
@@ -68,7 +68,6 @@ def make_runtime(
     conversation: bool = False,
 ):
     from ctxtool.runtime import Runtime
-    from ctxtool.runtime.core import DEFAULT_THRESHOLD
 
     if bool(set_ref) == bool(context_file):
         raise InputError("name the set with exactly one of --set NAME[@VERSION] or --context FILE")
@@ -79,7 +78,7 @@ def make_runtime(
         dsn=dsn,
         dialect=dialect,
         store=store,
-        threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+        threshold=threshold,  # None: the default of the confidence mode
         statement_timeout=timeout,
         row_cap=row_cap,
         object_list=[o.strip() for o in object_list.split(",") if o.strip()] if object_list else None,

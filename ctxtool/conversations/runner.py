@@ -22,16 +22,10 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ctxtool.conversations.followup import (
-    FollowupError,
-    Intent,
-    LinkedFilter,
-    Schema,
-    classify,
-    leans_on_previous,
-    rewrite,
-)
+from ctxtool.conversations.followup import LinkedFilter, rewrite
+from ctxtool.conversations.fschema import FollowupError, Schema
 from ctxtool.conversations.history import history_messages
+from ctxtool.conversations.intent import Intent, classify, leans_on_previous
 from ctxtool.conversations.model import CONVERSATION_ACTIONS, Turn
 from ctxtool.conversations.session import SessionMemory
 from ctxtool.conversations.store import ConversationStore
@@ -200,7 +194,12 @@ class ConversationRunner:
             others = self._other_entities(intent, previous)
             if others:
                 return self._new_entity(question, action, intent, others, turns, conversation_id)
-        if previous is not None and intent.kinds and action in SQL_ACTIONS and not self._standalone(question):
+        if (
+            previous is not None
+            and intent.kinds
+            and action in SQL_ACTIONS
+            and not self._standalone(question, previous)
+        ):
             try:
                 return self._followup(question, action, intent, previous)
             except FollowupError as exc:
@@ -330,11 +329,15 @@ class ConversationRunner:
             out = out[: m.start()] + word + out[m.end() :]
         return out
 
-    def _standalone(self, question: str) -> bool:
+    def _standalone(self, question: str, previous: Turn | None = None) -> bool:
         """A complete question a template answers confidently ("How many clients are there by
-        region?") stands alone, unless its wording leans on the previous answer."""
+        region?") stands alone, unless its wording leans on the previous answer; so does one with its
+        own entity and measure ("which district has the most accounts?" after a question about
+        loans): it names a table the previous query does not read and says what to compute."""
         if leans_on_previous(question):
             return False
+        if previous is not None and previous.sql and self._own_entity_and_measure(question, previous.sql):
+            return True
         understand = getattr(self.runtime, "understand", None)
         if understand is None:
             return False
@@ -344,6 +347,24 @@ class ConversationRunner:
             return False
         threshold = getattr(self.runtime, "threshold", 0.6)
         return bool(candidates) and candidates[0].score >= threshold
+
+    def _own_entity_and_measure(self, question: str, previous_sql: str) -> bool:
+        from ctxtool.runtime import sqlparts
+        from ctxtool.runtime.text import content_tokens
+
+        matcher = getattr(self.runtime, "matcher", None)
+        if matcher is None:
+            return False
+        tokens = set(content_tokens(question))
+        measures = {"__max", "__min", "__count", "__avg", "__sum", "__superlative"}
+        if not tokens & measures:
+            return False
+        try:
+            read = sqlparts.tables_of(previous_sql, self.runtime.dialect)
+        except Exception:  # an unparsable previous query: no opinion
+            return False
+        named = {t for t, words in matcher.table_words.items() if words & tokens}
+        return bool(named) and not named & read
 
     def model_history(
         self, question: str, turns: Sequence[Turn], conversation_id: str | None

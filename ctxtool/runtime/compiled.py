@@ -29,6 +29,7 @@ class Slot:
     example: Any  # the value of the example question/SQL, as a Python value
     operator: str | None = None
     position: int = 0  # order of the placeholder in the parameterized intent
+    quoted: bool = False  # the SQL wrote the example as a string literal ('338'): bind text
 
     @property
     def type_words(self) -> set[str]:
@@ -59,6 +60,17 @@ class Compiled:
     slots: list[Slot]
     phrasings: list[Phrasing]
     tables: set[str] = field(default_factory=set)
+    reads: sqlparts.Reads = field(default_factory=sqlparts.Reads)
+    dialect: str = "postgres"
+
+    @property
+    def column_words(self) -> set[str]:
+        """The content words of the columns the SQL reads (``destroyed_by_employee_id`` -> destroy,
+        employee, id)."""
+        out: set[str] = set()
+        for c in self.reads.columns:
+            out.update(content_tokens(c.replace("_", " ")))
+        return out
 
     @property
     def label(self) -> str:
@@ -218,7 +230,7 @@ def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> C
     intent_values = align(intent, pintent, intent_ph)
     sql_values = align(concrete, psql, sql_ph)
     types = manifest_types(manifest, pintent, intent_ph)
-    columns, tables = sqlparts.analyze(psql, dialect)
+    columns, tables, reads = sqlparts.analyze_reads(psql, dialect)
 
     # one slot per distinct SQL placeholder
     slots: list[Slot] = []
@@ -240,7 +252,8 @@ def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> C
             (k for k, p in enumerate(intent_ph) if (p.kind == "numbered" and p.name == key)),
             int(key) - 1 if ph.kind == "qmark" and int(key) - 1 < len(intent_ph) else None,
         )
-        example = _value_of(sql_values.get(i)) if i in sql_values else None
+        raw = sql_values.get(i)
+        example = _value_of(raw) if raw is not None else None
         if example is None and j is not None:
             example = _value_of(intent_values.get(j))
         label = types.get(j, "") if j is not None else ""
@@ -254,6 +267,7 @@ def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> C
                 example=example,
                 operator=col.operator if col else None,
                 position=j if j is not None else 100 + len(slots),
+                quoted=raw is not None and raw.strip().startswith("'"),
             )
         )
     slots.sort(key=lambda s: s.position)
@@ -279,4 +293,6 @@ def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> C
         slots=slots,
         phrasings=phrasings,
         tables=tables,
+        reads=reads,
+        dialect=dialect,
     )

@@ -16,15 +16,18 @@ from typing import Any
 
 from ctxtool.dialects import normalize, positional_style
 from ctxtool.errors import CtxtoolError, DatabaseError, InputError
-from ctxtool.placeholders import find_text_placeholders
 from ctxtool.runtime import sqlparts
-from ctxtool.runtime.answer import ACTIONS, Answer, FacetApplied, TemplateUse, jsonable, narrate
+from ctxtool.runtime.answer import ACTIONS, Answer
+from ctxtool.runtime.bind import Entity, bind_slots, entities_of
 from ctxtool.runtime.compiled import Compiled, compile_item
 from ctxtool.runtime.linking import ValueLinker
-from ctxtool.runtime.matching import Candidate, Entity, Matcher, bind_slots, entities_of, param_value
+from ctxtool.runtime.matching import Candidate, Matcher
+from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
+from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
 
-DEFAULT_THRESHOLD = 0.7
+DEFAULT_THRESHOLD = 0.7  # of the raw evidence
+CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.confidence)
 DEFAULT_SUGGEST = 0.35
 
 
@@ -40,21 +43,6 @@ class AskContext:
 
     history: list[dict[str, Any]] = field(default_factory=list)
     previous: Answer | None = None
-
-
-@dataclass
-class Plan:
-    """A chosen query before execution."""
-
-    sql: str
-    params: list[Any]
-    source: str
-    confidence: float
-    explanation: str
-    template: TemplateUse | None = None
-    facets: list[FacetApplied] = field(default_factory=list)
-    bindings: dict[str, dict[str, Any]] = field(default_factory=dict)
-    candidate: Candidate | None = None
 
 
 def _load(contextset: Any, store: Any) -> tuple[dict[str, Any], str | None, str]:
@@ -87,13 +75,15 @@ class Runtime:
         snapshot: dict[str, Any] | None = None,
         llm: Any = None,
         use_llm: bool | None = None,
-        threshold: float = DEFAULT_THRESHOLD,
+        threshold: float | None = None,
         suggest_threshold: float = DEFAULT_SUGGEST,
         statement_timeout: float = 5.0,
         row_cap: int = 1000,
         object_list: Sequence[str] | None = None,
         max_link_distance: float = 0.35,
         conversation: bool = False,
+        matcher: str | None = None,
+        confidence: str | None = None,
     ) -> None:
         self.data, set_dialect, self.ref = _load(contextset, store)
         # the profile option ``conversation: true``: questions asked without a context are answered
@@ -118,6 +108,12 @@ class Runtime:
                 f"{self.ref}: the set is written for {set_dialect} placeholders but the database speaks "
                 f"{self.dialect}; use the set written for this engine"
             )
+        from ctxtool.runtime.confidence import confidence_mode
+
+        self.confidence = confidence_mode(confidence)
+        calibrated = self.confidence == "calibrated"
+        if threshold is None:
+            threshold = CALIBRATED_THRESHOLD if calibrated else DEFAULT_THRESHOLD
         self.threshold = threshold
         self.suggest_threshold = suggest_threshold
         self.row_cap = row_cap
@@ -136,7 +132,10 @@ class Runtime:
             for i, f in enumerate(self.data.get("facets") or [])
             if isinstance(f, dict)
         ]
-        self.matcher = Matcher(self.templates, self.facets)
+        from ctxtool.runtime.candidates import semantic_index
+
+        semantic, self._matcher_warning = semantic_index(self.templates, matcher)
+        self.matcher = Matcher(self.templates, self.facets, semantic=semantic, calibrated=calibrated)
         self.linker = ValueLinker(
             self.data.get("value_searches") or [],
             connector,
@@ -258,102 +257,9 @@ class Runtime:
         entities = entities_of(literals, links)
         return entities, self.matcher.rank(question, entities), [lv.to_dict() for lv in links]
 
-    def _filled_intent(self, tpl: Compiled, values: dict[str, Any]) -> str:
-        text = tpl.parameterized_intent
-        found = find_text_placeholders(text, self.dialect)
-        out = []
-        last = 0
-        qmark = 0
-        for ph in found:
-            out.append(text[last : ph.start])
-            if ph.kind == "numbered":
-                key = ph.name
-            else:
-                qmark += 1
-                key = str(qmark)
-            out.append(str(jsonable(values.get(key, ph.text))))
-            last = ph.end
-        out.append(text[last:])
-        return "".join(out)
-
     def plan_from(self, cand: Candidate, entities: list[Entity], source: str = "template") -> Plan:
-        """SQL and parameters for a candidate: the template's parameterized SQL with its slots bound,
-        and each facet's parameterized snippet injected into the WHERE (placeholders renumbered)."""
-        tpl = cand.template
-        values: dict[str, Any] = {}
-        bindings: dict[str, dict[str, Any]] = {}
-        why = []
-        for slot in tpl.slots:
-            ei, fit = cand.bindings[slot.key]
-            e = entities[ei]
-            values[slot.key] = param_value(e, slot)
-            bindings[slot.key] = {
-                "value": values[slot.key],
-                "from": e.text,
-                "kind": slot.kind,
-                "fit": round(fit, 2),
-            }
-            if e.link:
-                bindings[slot.key]["column"] = e.link.column
-                bindings[slot.key]["distance"] = round(e.link.distance, 4)
-            why.append(f"{slot.key} = {e.describe()}")
-        ordered = [values[s.key] for s in sorted(tpl.slots, key=lambda s: int(s.key))]
-        conditions = []
-        facets: list[FacetApplied] = []
-        for fu in cand.facets:
-            fvals = {}
-            for slot in fu.facet.slots:
-                ei, _ = fu.bindings[slot.key]
-                fvals[slot.key] = param_value(entities[ei], slot)
-            fparams = [fvals[s.key] for s in sorted(fu.facet.slots, key=lambda s: int(s.key))]
-            conditions.append((fu.facet.sql, fparams))
-            because = sorted({self._surface.get(t, t.strip("_").replace("_", " ")) for t in fu.explains})
-            facets.append(FacetApplied(fu.facet.index, fu.facet.intent, fparams, because))
-        if conditions:
-            sql, params = sqlparts.inject_conditions(tpl.sql, self.dialect, ordered, conditions)
-        else:
-            sql, params = sqlparts.bind_template(tpl.sql, self.dialect, ordered)
-        filled = self._filled_intent(tpl, values)
-        use = TemplateUse(tpl.index, tpl.intent, tpl.parameterized_intent, cand.score, filled)
-        parts = [
-            f'template #{tpl.index} "{tpl.parameterized_intent}" (confidence {cand.score:.2f}: '
-            f"{cand.q_cov:.0%} of the question's words explained, {cand.t_cov:.0%} of the template's asked)"
-        ]
-        if why:
-            parts.append("values: " + "; ".join(why))
-        for f in facets:
-            parts.append(f'facet #{f.index} "{f.intent}" (for: {", ".join(f.because) or "its values"})')
-        if cand.unexplained:
-            parts.append("words not used: " + ", ".join(cand.unexplained))
-        parts.extend(cand.reasons)
-        return Plan(sql, params, source, cand.score, "; ".join(parts), use, facets, bindings, cand)
-
-    def _ambiguity(self, cand: Candidate, entities: list[Entity]) -> list[str]:
-        """ "Did you mean" questions when a bound value has equally close alternative readings."""
-        out = []
-        for slot in cand.template.slots:
-            e = entities[cand.bindings[slot.key][0]]
-            if not e.link or not e.link.alternatives:
-                continue
-            from ctxtool.runtime.matching import compatibility
-
-            rivals = []
-            for alt in e.link.alternatives:
-                if alt.distance > e.link.distance + 1e-6:
-                    continue
-                alt_entity = Entity("linked", e.text, e.start, e.end, alt.value, link=alt)
-                if compatibility(alt_entity, slot) >= cand.bindings[slot.key][1] - 1e-6:
-                    rivals.append(alt)
-            if rivals:
-                for lv in [e.link, *rivals][:5]:
-                    values = {
-                        s.key: (lv.value if s.key == slot.key else entities[cand.bindings[s.key][0]].value)
-                        for s in cand.template.slots
-                    }
-                    filled = self._filled_intent(cand.template, values).rstrip("?. ")
-                    out.append(f"Did you mean: {filled} ({lv.concept_type} {lv.value!r})?")
-                break
-        return out
+        """SQL and parameters for a candidate (see :func:`ctxtool.runtime.plan.plan_from`)."""
+        return plan_from(cand, entities, self.dialect, self._surface, source)
 
     def _followup(self, question: str, entities: list[Entity], previous: Answer) -> Candidate | None:
         """Reuse the previous answer's template with this question's values ("and in Pisek?")."""
@@ -414,6 +320,8 @@ class Runtime:
             ans.warnings.append("values were not linked: there is no database (give --dsn)")
         ans.warnings.extend(self.linker.warnings)
         self.linker.warnings.clear()
+        if self._matcher_warning:
+            ans.warnings.append(self._matcher_warning)
         t1 = time.perf_counter()
         ans.timings_ms["understand"] = round((t1 - t0) * 1000, 3)
 
@@ -424,7 +332,7 @@ class Runtime:
             if follow is not None:
                 plan = self.plan_from(follow, entities, "followup")
         if plan is None and best is not None and best.score >= self.threshold:
-            rivals = self._ambiguity(best, entities)
+            rivals = ambiguity(best, entities, self.dialect)
             close = [
                 c for c in cands[1:] if c.score >= best.score - 0.02 and c.template.sql != best.template.sql
             ]
@@ -433,7 +341,7 @@ class Runtime:
                 ans.disambiguation = rivals
             elif close:
                 ans.status = "disambiguate"
-                ans.disambiguation = [self._did_you_mean(c, entities) for c in [best, *close][:4]]
+                ans.disambiguation = [did_you_mean(c, entities, self.dialect) for c in [best, *close][:4]]
             else:
                 try:
                     plan = self.plan_from(best, entities)
@@ -453,7 +361,7 @@ class Runtime:
                 suggestions = [c for c in cands if c.score >= self.suggest_threshold][:3]
                 if suggestions:
                     ans.status = "disambiguate"
-                    ans.disambiguation = [self._did_you_mean(c, entities) for c in suggestions]
+                    ans.disambiguation = [did_you_mean(c, entities, self.dialect) for c in suggestions]
                     ans.text = "No confident answer; did you mean one of these?"
                 else:
                     ans.status = "declined"
@@ -474,14 +382,14 @@ class Runtime:
         ans.timings_ms["plan"] = round((time.perf_counter() - t1) * 1000, 3)
         run = execute if execute is not None else action in ("runsql", "narrate")
         if action == "explainsql":
-            ans.text = self._explain_sql(ans, plan)
+            ans.text = explain_sql(self.llm, ans, plan, self.dialect)
         elif action == "showsql":
             ans.text = ans.sql or ""
         if run:
             self._execute(ans)
             if ans.status == "answered":
                 if action == "narrate":
-                    ans.text = self._narrate(ans, plan)
+                    ans.text = narrate_answer(self.llm, ans, plan)
                 elif action == "runsql":
                     ans.text = (
                         f"No data found for: {question}"
@@ -490,10 +398,6 @@ class Runtime:
                     )
         ans.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 3)
         return ans
-
-    def _did_you_mean(self, cand: Candidate, entities: list[Entity]) -> str:
-        values = {k: entities[i].value for k, (i, _) in cand.bindings.items()}
-        return f"Did you mean: {self._filled_intent(cand.template, values).rstrip('?. ')}?"
 
     def _apply_plan(self, ans: Answer, plan: Plan) -> None:
         ans.status = "answered"
@@ -525,34 +429,6 @@ class Runtime:
         ans.executed = True
 
     # -- words --------------------------------------------------------------------------------------
-    def _explain_sql(self, ans: Answer, plan: Plan) -> str:
-        if self.llm is not None and plan.source == "llm":
-            from ctxtool.runtime import llmsql
-
-            try:
-                return llmsql.explain(self.llm, ans.question, ans.sql or "", self.dialect)
-            except CtxtoolError as exc:
-                ans.warnings.append(f"the model could not explain the SQL: {exc}")
-        if plan.template is not None:
-            words = f'This query answers "{plan.template.filled_intent}"'
-            if plan.facets:
-                words += ", restricted to " + " and ".join(f'"{f.intent}"' for f in plan.facets)
-            if plan.params:
-                words += f", with the values {', '.join(repr(jsonable(p)) for p in plan.params)} bound as parameters"
-            return words + "."
-        return "This query was written by the language model for the question."
-
-    def _narrate(self, ans: Answer, plan: Plan) -> str:
-        understood = plan.template.filled_intent if plan.template else None
-        if self.llm is not None:
-            from ctxtool.runtime import llmsql
-
-            try:
-                return llmsql.narrate(self.llm, ans.question, ans.sql or "", ans.columns, ans.rows)
-            except CtxtoolError as exc:
-                ans.warnings.append(f"the model could not narrate; a plain sentence is given: {exc}")
-        return narrate(ans.question, understood, ans.columns, ans.rows, ans.truncated)
-
     # -- the language model -------------------------------------------------------------------------
     def _llm_messages(
         self,

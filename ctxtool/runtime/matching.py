@@ -15,126 +15,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
-from typing import Any
 
-from ctxtool.runtime.compiled import Compiled, Slot
+from ctxtool.runtime.bind import Entity, bind_slots, stated_values
+from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
+from ctxtool.runtime.compiled import Compiled
+from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.index import ItemIndex
-from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
-from ctxtool.runtime.text import NUMBER_WORDS, Literal, content_tokens
+from ctxtool.runtime.text import NUMBER_WORDS, content_tokens
+from ctxtool.runtime.verify import operator_agreement
 
-
-@dataclass
-class Entity:
-    """A value the question states."""
-
-    kind: str  # "linked" | "number" | "date" | "quoted"
-    text: str
-    start: int
-    end: int
-    value: Any
-    link: LinkedValue | None = None
-    literal: Literal | None = None
-
-    @property
-    def is_year(self) -> bool:
-        return self.literal is not None and self.literal.is_year
-
-    @property
-    def descriptors(self) -> set[str]:
-        return descriptor_tokens(self.link) if self.link else set()
-
-    def describe(self) -> str:
-        if self.link:
-            lv = self.link
-            how = "exact" if lv.distance == 0 else f"distance {lv.distance:.2f}"
-            return f"'{self.text}' -> {lv.value!r} ({lv.concept_type}, {lv.column}, {how})"
-        return f"'{self.text}' -> {self.value!r} ({self.kind})"
-
-
-def entities_of(literals: list[Literal], links: list[LinkedValue]) -> list[Entity]:
-    out: list[Entity] = []
-    for lv in links:
-        out.append(Entity("linked", lv.phrase, lv.start, lv.end, lv.value, link=lv))
-    for lit in literals:
-        if any(not (lit.end <= e.start or lit.start >= e.end) for e in out):
-            continue  # a quoted string that was linked
-        out.append(Entity(lit.kind, lit.text, lit.start, lit.end, lit.value, literal=lit))
-    out.sort(key=lambda e: e.start)
-    return out
-
-
-def compatibility(entity: Entity, slot: Slot) -> float:
-    """0 (cannot fill) .. 1 (made for it)."""
-    kind = slot.kind
-    if kind == "text":
-        if entity.kind == "linked":
-            lv = entity.link
-            assert lv is not None
-            if slot.column:
-                if lv.column_key == ".".join(slot.column.lower().split(".")[-2:]):
-                    return 1.0
-                # same column name on another table (district.a2 vs a join alias): type words decide
-                if lv.column_key.split(".")[-1] == slot.column.split(".")[-1]:
-                    return 0.8
-                return 0.0
-            words = slot.type_words
-            if words and words & entity.descriptors:
-                return 0.8
-            return 0.4
-        if entity.kind == "quoted":
-            return 0.5
-        return 0.0
-    if kind == "number":
-        if entity.kind == "number":
-            return 0.7 if entity.is_year and "year" not in slot.type_label.lower() else 1.0
-        return 0.0
-    if kind == "year":
-        if entity.kind == "number" and entity.is_year:
-            return 1.0
-        return 0.0
-    if kind == "date":
-        if entity.kind == "date":
-            return 1.0
-        return 0.0
-    return 0.0
-
-
-def bind_slots(
-    slots: list[Slot], entities: list[Entity], used: set[int]
-) -> dict[str, tuple[int, float]] | None:
-    """slot key -> (entity index, compatibility); None when a slot cannot be filled. Slots take the
-    best compatible entity, the earliest on ties, so "between 1995 and 1997" fills in order."""
-    out: dict[str, tuple[int, float]] = {}
-    taken = set(used)
-    for slot in slots:
-        best: tuple[float, int] | None = None
-        for i, e in enumerate(entities):
-            if i in taken:
-                continue
-            c = compatibility(e, slot)
-            if c <= 0:
-                continue
-            if best is None or c > best[0] + 1e-9:
-                best = (c, i)
-        if best is None:
-            return None
-        out[slot.key] = (best[1], best[0])
-        taken.add(best[1])
-    return out
-
-
-def param_value(entity: Entity, slot: Slot) -> Any:
-    """The Python value bound for ``slot``: the stored value for linked text, ints for years,
-    ``date`` for dates."""
-    v = entity.value
-    if slot.kind == "date" and isinstance(v, date):
-        return v
-    if slot.kind in ("number", "year") and isinstance(v, (int, float)):
-        if isinstance(slot.example, float) or isinstance(v, float):
-            return v
-        return int(v)
-    return v
+# the encoder's cosine below SIM_FLOOR says nothing; at SIM_FULL the wordings mean the same
+SIM_FLOOR = 0.5
+SIM_FULL = 0.95
+SEMANTIC_WEIGHT = 0.7
+COLUMN_NOT_READ = 0.6
+# a facet stated in other words: the words before its value, as close as this to its wording
+FACET_WINDOW = 4
+FACET_SIMILARITY = 0.7
+_DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
+UNGROUPED = 0.6
 
 
 @dataclass
@@ -157,6 +56,10 @@ class Candidate:
     missing: list[str] = field(default_factory=list)
     unused: list[int] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
+    similarity: float = 0.0  # cosine of the question and the template's closest wording (encoder)
+    lexical: float = 0.0  # the word-overlap score before the checks
+    checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
+    evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
 
 
 def table_words(table: str) -> list[str]:
@@ -176,14 +79,31 @@ def _stated_by(entity: Entity, text: str) -> bool:
     if entity.kind == "number" and isinstance(entity.value, int):
         words = [w for w, n in NUMBER_WORDS.items() if n == entity.value] + [str(entity.value)]
         return any(_written_in(w, text) for w in words)
+    if entity.kind in ("stated", "quoted"):  # "male" in "all males": the same words, inflected
+        mine = content_tokens(entity.text)
+        return bool(mine) and set(mine) <= set(content_tokens(text))
     return False
 
 
 class Matcher:
     """Scores templates (and chooses facets) for a question; both lists go through inverted indexes."""
 
-    def __init__(self, templates: list[Compiled], facets: list[Compiled], *, candidates: int = 20) -> None:
+    def __init__(
+        self,
+        templates: list[Compiled],
+        facets: list[Compiled],
+        *,
+        candidates: int = 20,
+        semantic: SemanticIndex | None = None,
+        calibrated: bool = False,
+    ) -> None:
         self.templates = templates
+        self.semantic = semantic
+        self.calibrated = calibrated  # scores are calibrated confidences (False: the raw evidence)
+        # facets "in other words" ("costs less than 20" for "cheaper than 20"): their wordings' vectors
+        self.facet_semantic = (
+            SemanticIndex(facets, semantic.encoder) if semantic is not None and facets else None
+        )
         self.facets = facets
         self.index = ItemIndex(templates + facets)  # one IDF over all wordings
         self.template_index = ItemIndex(templates)
@@ -192,6 +112,10 @@ class Matcher:
         # the words that name what a query is about: its tables ("loans" -> loan), for the entity check
         self.table_words = {t: set(table_words(t)) for item in templates + facets for t in item.tables}
         self.entity_words: set[str] = set().union(*self.table_words.values()) & self.index.vocabulary()
+        # the words of the columns the set's queries read: a question naming one the template does not
+        # read asks for something else ("the number of students in one classroom")
+        self.column_words = {id(t): t.column_words for t in templates}
+        self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
 
     def vocabulary(self) -> set[str]:
         return self.index.vocabulary()
@@ -211,19 +135,80 @@ class Matcher:
             descr |= e.descriptors
         lookup = set(q_tokens) | descr
         ids = self.template_index.candidates(lookup, self.k)
+        sims: dict[int, float] = {}
+        if self.semantic is not None:
+            sims = self.semantic.nearest(question, self.k, [(e.start, e.end) for e in entities])
+            ids = list(dict.fromkeys([*sims, *ids]))
+        if stated_values(question, [self.templates[i] for i in ids], entities):
+            q_tokens = self.question_tokens(question, entities)
         if not ids and entities:
             ids = list(range(min(len(self.templates), self.k)))
         facet_ids = self.facet_index.candidates(lookup, self.k) if self.facets else []
+        if self.facet_semantic is not None:
+            near = self.facet_semantic.nearest(question, 5, [(e.start, e.end) for e in entities])
+            facet_ids = list(dict.fromkeys([*facet_ids, *(i for i in near if self.facets[i].slots)]))
         out: list[Candidate] = []
         for i in ids:
-            cand = self._score(self.templates[i], q_tokens, entities, facet_ids)
+            sim = sims[i] if i in sims else (self.semantic.similarity(question, i) if self.semantic else 0.0)
+            cand = self._score(self.templates[i], q_tokens, entities, facet_ids, sim, question)
             if cand is not None:
                 out.append(cand)
         out.sort(key=lambda c: -c.score)
-        return out[:limit]
+        if not self.calibrated:
+            return out[:limit]
+        return calibrate(out[:limit], self.semantic is not None)
+
+    def combine(self, similarity: float, lexical: float) -> float:
+        """The evidence that the template asks what the question asks, before the checks: the
+        encoder's cosine (rescaled so unrelated questions score 0) mixed with the word overlap."""
+        if self.semantic is None:
+            return lexical
+        sem = min(max((similarity - SIM_FLOOR) / (SIM_FULL - SIM_FLOOR), 0.0), 1.0)
+        # meaning can only add evidence: a question that says what the template says keeps its score
+        return max(lexical, SEMANTIC_WEIGHT * sem + (1 - SEMANTIC_WEIGHT) * lexical)
+
+    def _facet_in_other_words(
+        self, question: str, facet: Compiled, fi: int, values: list[Entity]
+    ) -> set[str] | None:
+        """The question's words that state ``facet`` in other words, or None: the few words before
+        the facet's value ("... cost less than 20") must mean what the facet's wording means (the
+        encoder) and agree with its operator words (an opposite never passes)."""
+        if self.facet_semantic is None or not values or not question:
+            return None
+        first, last = min(e.start for e in values), max(e.end for e in values)
+        head = question[:first].split()[-FACET_WINDOW:]
+        while head and not content_tokens(head[0]):
+            head = head[1:]  # "that cost less than": from the first content word
+        if not head:
+            return None
+        value = question[first:last]
+        window = " ".join(head) + " " + value
+        wording = masked(facet.parameterized_intent, placeholder_spans(facet), value)
+        sim = self.facet_semantic.text_pair(window, wording)
+        if sim < FACET_SIMILARITY:
+            return None
+        # the encoder hardly tells "less" from "more" (it rates "cost more than 20" closer to "cheaper
+        # than 20" than "cost less than 20"): the direction comes from the facet's SQL operator and
+        # must be the one the window's words state
+        w_tokens = set(content_tokens(" ".join(head)))
+        said = {_DIRECTION[t] for t in w_tokens if t in _DIRECTION}
+        wanted = {_DIRECTION.get(f"__{s.operator}") for s in facet.slots if s.operator} - {None}
+        if wanted and said != wanted:
+            return None
+        f_ops = {t for t in facet.token_set if t.startswith("__")}
+        agree, _ = operator_agreement({t for t in w_tokens if t.startswith("__")}, f_ops)
+        if agree < 1.0 and f_ops:
+            return None
+        return w_tokens
 
     def _score(
-        self, tpl: Compiled, q_tokens: list[str], entities: list[Entity], facet_ids: list[int]
+        self,
+        tpl: Compiled,
+        q_tokens: list[str],
+        entities: list[Entity],
+        facet_ids: list[int],
+        similarity: float = 0.0,
+        question: str = "",
     ) -> Candidate | None:
         bindings = bind_slots(tpl.slots, entities, set())
         if bindings is None:
@@ -264,7 +249,12 @@ class Matcher:
                     # the question itself must say what the facet is about ("amount", "above")
                     cover = self.index.weight(f_tokens & q_set) / max(self.index.weight(f_tokens), 1e-9)
                     if cover < 0.5:
-                        continue
+                        said = self._facet_in_other_words(
+                            question, facet, fi, [entities[i] for i, _ in fb.values()]
+                        )
+                        if said is None:
+                            continue
+                        new = (q_set - explained) & said
                 else:
                     cover = self.index.weight(f_tokens & (q_set | bound_descr)) / max(
                         self.index.weight(f_tokens), 1e-9
@@ -279,19 +269,18 @@ class Matcher:
             w_t = self.index.weight(t_set)
             t_cov = self.index.weight(t_set & (q_set | bound_descr | literal_words)) / w_t if w_t else 0.5
             # weighted harmonic mean: words of the question nothing explains weigh most
-            score = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
-            score *= 0.97 ** len(facets)  # on a tie, the template that says it all by itself
+            lexical = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
+            score = 0.97 ** len(facets)  # on a tie, the template that says it all by itself
             reasons = []
             # words that decide what the query computes (count/average/max, above/below, not...) must
             # agree: a question about the lowest salary is not answered by the highest-salary template
-            said = {t for t in q_tokens if t.startswith("__")} - explained
-            unasked = {t for t in t_set if t.startswith("__")} - q_set
-            if said or unasked:
-                score *= 0.6 ** len(said) * 0.75 ** len(unasked)
-                reasons.append(
-                    "the question and the template disagree on: "
-                    + ", ".join(sorted(t.strip("_").replace("_", " ") for t in said | unasked))
-                )
+            by_facets = set().union(*(fu.explains for fu in facets)) if facets else set()
+            q_ops = {t for t in q_set if t.startswith("__")} - by_facets
+            t_ops = {t for t in t_set if t.startswith("__")}
+            agree, clashes = operator_agreement(q_ops, t_ops)
+            score *= agree
+            if clashes:
+                reasons.append("the question and the template disagree on: " + ", ".join(clashes))
             # the question names an entity (table) the template neither reads nor says: "average loan
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
@@ -299,6 +288,28 @@ class Matcher:
             if other:
                 score *= 0.5 ** len(other)
                 reasons.append("the template is not about: " + ", ".join(sorted(other)))
+            f_cols: set[str] = set()
+            for fu in facets:
+                f_cols |= fu.facet.column_words | fu.facet.token_set
+            cols = (
+                (q_set & self.all_column_words) - explained - tpl_words - self.column_words[id(tpl)] - f_cols
+            )
+            cols -= self.entity_words  # already weighed as entities
+            if cols:
+                score *= COLUMN_NOT_READ ** len(cols)
+                reasons.append("the template does not read: " + ", ".join(sorted(cols)))
+            # "for each type" asks for groups; a template that returns one row does not answer it
+            # (only with a measure: "the title of each film" lists films, "the number for each" groups)
+            aggregate = q_set & {"__count", "__avg", "__sum", "__max", "__min"}
+            if (
+                "__each" in q_set
+                and aggregate
+                and "__each" not in t_set
+                and not tpl.reads.grouped
+                and "__each" not in by_facets
+            ):
+                score *= UNGROUPED
+                reasons.append("the question asks per group, the template does not group")
             links = [entities[i].link for i, _ in bindings.values() if entities[i].link]
             for fu in facets:
                 links += [entities[i].link for i, _ in fu.bindings.values() if entities[i].link]
@@ -320,10 +331,15 @@ class Matcher:
                 reasons.append(
                     "the question states values nothing uses: " + ", ".join(entities[i].text for i in unused)
                 )
+            checks = score
             cand = Candidate(
                 template=tpl,
                 phrasing=p_i,
-                score=round(score, 4),
+                score=round(self.combine(similarity, lexical) * checks, 4),
+                evidence=round(self.combine(similarity, lexical) * checks, 4),
+                similarity=round(similarity, 4),
+                lexical=round(lexical, 4),
+                checks=round(checks, 4),
                 bindings=bindings,
                 facets=facets,
                 q_cov=round(q_cov, 3),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlglot
@@ -135,12 +135,30 @@ def _analysis_tree(sql: str, dialect: str) -> tuple[exp.Expression | None, bool]
         return None, snippet
 
 
+@dataclass
+class Reads:
+    """What a statement reads and how it shapes the answer, for the matcher's checks."""
+
+    columns: set[str] = field(default_factory=set)  # column names (lower case), placeholders excluded
+    grouped: bool = False  # a GROUP BY anywhere
+
+
 def analyze(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str]]:
     """``(slot columns, tables)`` of a statement or condition, from one parse."""
+    slots, tables, _ = analyze_reads(sql, dialect)
+    return slots, tables
+
+
+def analyze_reads(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str], Reads]:
+    """:func:`analyze` plus the columns the statement reads and whether it groups (one parse)."""
     tree, snippet = _analysis_tree(sql, dialect)
     if tree is None:
-        return {}, set()
-    return _slot_columns(tree), _tables(tree, snippet)
+        return {}, set(), Reads()
+    reads = Reads(
+        {c.name.lower() for c in tree.find_all(exp.Column) if c.name and not c.name.startswith("__ctxp_")},
+        tree.find(exp.Group) is not None,
+    )
+    return _slot_columns(tree), _tables(tree, snippet), reads
 
 
 def slot_columns(sql: str, dialect: str) -> dict[str, SlotColumn]:

@@ -12,6 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
+
+try:  # English lemmas (a 1 MB lexicon); without it the light stemmer alone applies
+    from lemminflect import getAllLemmas as _lemmas
+except ImportError:  # pragma: no cover - lemminflect is a core dependency
+    _lemmas = None
 
 # Multi-word phrases first (longest first when applied).
 CANONICAL_PHRASES: list[tuple[str, str]] = [
@@ -45,14 +51,22 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("earlier than", "__before"),
     ("later than", "__after"),
     ("sum of", "__sum"),
-    ("for each", "by"),
-    ("for every", "by"),
-    ("broken down by", "by"),
-    ("grouped by", "by"),
-    ("group by", "by"),
-    ("per", "by"),
-    ("each", "by"),
-    ("every", "by"),
+    # an order is not a grouping: "ordered by points" keeps its rows
+    ("in order of", "__order"),
+    ("ordered by", "__order"),
+    ("order by", "__order"),
+    ("sorted by", "__order"),
+    ("sort by", "__order"),
+    ("order the results by", "__order"),
+    ("order them by", "__order"),
+    ("for each", "__each"),
+    ("for every", "__each"),
+    ("broken down by", "__each"),
+    ("grouped by", "__each"),
+    ("group by", "__each"),
+    ("per", "__each"),
+    ("each", "__each"),
+    ("every", "__each"),
 ]
 CANONICAL_WORDS: dict[str, str] = {
     "count": "__count",
@@ -95,12 +109,14 @@ CANONICAL_WORDS: dict[str, str] = {
     "except": "__not",
     "excluding": "__not",
     "never": "__not",
-    "customer": "client",
-    "customers": "client",
-    "women": "female",
-    "woman": "female",
-    "men": "male",
-    "man": "male",
+    "descending": "__desc",
+    "decreasing": "__desc",
+    "ascending": "__asc",
+    "increasing": "__asc",
+    "alphabetical": "__asc",
+    "alphabetically": "__asc",
+    "both": "__both",
+    "either": "__either",
     "oldest": "__min_date",
     "earliest": "__min_date",
     "first": "__min_date",
@@ -182,6 +198,28 @@ def stem(word: str) -> str:
     return w
 
 
+@lru_cache(maxsize=50_000)
+def lemma(word: str) -> tuple[str, str | None]:
+    """The dictionary form of an English word (``children`` -> child, ``issued`` -> issue, ``cheapest``
+    -> cheap) from lemminflect's lexicon, and ``"superlative"`` / ``"comparative"`` for an adjective's
+    degree; the word itself when the lexicon does not know it."""
+    if _lemmas is None or not word.isalpha():
+        return word, None
+    forms = _lemmas(word)
+    if not forms:
+        return word, None
+    adj = forms.get("ADJ")
+    if adj and adj[0] != word and word not in CANONICAL_WORDS:
+        if word.endswith("est") or word in ("best", "worst"):
+            return adj[0], "superlative"
+        if word.endswith("er") or word in ("better", "worse"):
+            return adj[0], "comparative"
+    for pos in ("NOUN", "VERB", "ADJ", "ADV"):
+        if pos in forms:
+            return forms[pos][0], None
+    return word, None
+
+
 def _canonical_text(text: str) -> str:
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
     low = re.sub(r"\s+", " ", low)
@@ -191,9 +229,14 @@ def _canonical_text(text: str) -> str:
 
 
 def content_tokens(text: str) -> list[str]:
-    """The normalized content tokens of a piece of text (placeholders and punctuation dropped)."""
+    """The normalized content tokens of a piece of text (placeholders and punctuation dropped).
+
+    An adjective's superlative or comparative degree ("cheapest", "cheaper than") adds
+    ``__superlative`` / ``__comparative``: an order or comparison whose direction the words alone do
+    not fix, which agrees with either direction in the verification."""
     out: list[str] = []
-    for tok in tokenize(_canonical_text(text)):
+    toks = tokenize(_canonical_text(text))
+    for k, tok in enumerate(toks):
         w = tok.lower
         if not any(c.isalnum() for c in w) or w.startswith("$") or w == "?":
             continue
@@ -201,7 +244,16 @@ def content_tokens(text: str) -> list[str]:
         w = CANONICAL_WORDS.get(w, w)
         if w in STOPWORDS:
             continue
-        s = stem(w)
+        base, degree = lemma(w)
+        if degree == "superlative":
+            out.append("__superlative")
+        elif degree == "comparative" and any(t.lower == "than" for t in toks[k + 1 : k + 4]):
+            out.append("__comparative")  # "cheaper than", "a higher salary than"
+        base = CANONICAL_WORDS.get(base, base)
+        if base.startswith("__"):
+            out.append(base)
+            continue
+        s = stem(base)
         if s in STOPWORDS:
             continue
         s = CANONICAL_WORDS.get(s, s)
@@ -221,6 +273,7 @@ class Literal:
     start: int
     end: int
     value: object  # int / float / date / str
+    as_year: bool = False  # written as a point in time: "in 1997", "since 2001"
 
     @property
     def is_year(self) -> bool:
@@ -243,6 +296,11 @@ NUMBER_WORDS = {
     )
 }
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+
+
+_TIME_PREPOSITION = re.compile(
+    r"\b(?:in|since|during|until|till|before|after|from|by)\s+(?:the\s+year\s+)?$", re.I
+)
 
 
 def _safe_date(y: int, m: int, d: int) -> date | None:
@@ -289,7 +347,9 @@ def find_literals(text: str) -> list[Literal]:
             end += tail.end()
         if isinstance(value, float) and value.is_integer() and (tail or "." not in raw):
             value = int(value)
-        found.append(Literal("number", text[m.start() : end], m.start(), end, value))
+        lit = Literal("number", text[m.start() : end], m.start(), end, value)
+        lit.as_year = lit.is_year and bool(_TIME_PREPOSITION.search(text[: m.start()]))
+        found.append(lit)
     for m in _NUMBER_WORD.finditer(text):
         if free(m.start(), m.end()):
             found.append(Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()]))

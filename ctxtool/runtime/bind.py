@@ -1,0 +1,208 @@
+"""Binding values to slots: which value the question states may fill which placeholder, and the
+Python value bound for it.
+
+A slot takes a value of a compatible kind: a year slot a year, a text slot compared with
+``city.name`` a value linked on that column (or the template's own example the question repeats), a
+code slot a code. A value of another shape than the slot's example never fills it (a code is not a
+city). LIKE slots keep the template's wildcards; numbers the SQL writes quoted bind as text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from ctxtool.runtime.compiled import Compiled, Slot
+from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
+from ctxtool.runtime.text import Literal
+
+
+@dataclass
+class Entity:
+    """A value the question states."""
+
+    kind: str  # "linked" | "number" | "date" | "quoted" | "stated"
+    text: str
+    start: int
+    end: int
+    value: Any
+    link: LinkedValue | None = None
+    literal: Literal | None = None
+    column: str | None = None  # "stated": the column whose template value the question repeats
+
+    @property
+    def is_year(self) -> bool:
+        return self.literal is not None and self.literal.is_year
+
+    @property
+    def descriptors(self) -> set[str]:
+        return descriptor_tokens(self.link) if self.link else set()
+
+    def describe(self) -> str:
+        if self.link:
+            lv = self.link
+            how = "exact" if lv.distance == 0 else f"distance {lv.distance:.2f}"
+            return f"'{self.text}' -> {lv.value!r} ({lv.concept_type}, {lv.column}, {how})"
+        return f"'{self.text}' -> {self.value!r} ({self.kind})"
+
+
+def entities_of(literals: list[Literal], links: list[LinkedValue]) -> list[Entity]:
+    out: list[Entity] = []
+    for lv in links:
+        out.append(Entity("linked", lv.phrase, lv.start, lv.end, lv.value, link=lv))
+    for lit in literals:
+        if any(not (lit.end <= e.start or lit.start >= e.end) for e in out):
+            continue  # a quoted string that was linked
+        out.append(Entity(lit.kind, lit.text, lit.start, lit.end, lit.value, literal=lit))
+    out.sort(key=lambda e: e.start)
+    return out
+
+
+def value_shape(value: Any) -> str | None:
+    """``"code"`` (letters and digits, no spaces: ``A12``, ``PRG-01``), ``"words"`` (lower-case
+    letters or spaces: ``Porto``, ``New York``) or None (cannot tell: ``USA``, ``42``)."""
+    if not isinstance(value, str):
+        return None
+    v = value.strip().strip("%")
+    if not v:
+        return None
+    if " " not in v and any(c.isdigit() for c in v) and any(c.isalpha() for c in v):
+        return "code"
+    if not any(c.isdigit() for c in v) and (" " in v or any(c.islower() for c in v)):
+        return "words"
+    return None
+
+
+def same_kind(entity: Entity, slot: Slot) -> bool:
+    """A value of another shape than the slot's example never fills it: a code is not a city."""
+    a, b = value_shape(entity.value), value_shape(slot.example)
+    return a is None or b is None or a == b
+
+
+def _year_like(example: Any) -> bool:
+    return example is None or (isinstance(example, int) and 1800 <= example <= 2100)
+
+
+def _column_key(column: str) -> str:
+    """``table.column`` in lower case, a schema in front dropped (as :attr:`LinkedValue.column_key`)."""
+    return ".".join(column.lower().split(".")[-2:])
+
+
+def compatibility(entity: Entity, slot: Slot) -> float:
+    """0 (cannot fill) .. 1 (made for it)."""
+    kind = slot.kind
+    slot_key = _column_key(slot.column) if slot.column else ""
+    if kind == "text":
+        if entity.kind in ("linked", "quoted") and not (
+            entity.link is not None and slot_key and entity.link.column_key == slot_key
+        ):
+            if not same_kind(entity, slot):
+                return 0.0
+        if entity.kind == "linked":
+            lv = entity.link
+            assert lv is not None
+            if slot.column:
+                if lv.column_key == slot_key:
+                    return 1.0
+                # same column name on another table (district.a2 vs a join alias): type words decide
+                if lv.column_key.split(".")[-1] == slot.column.split(".")[-1]:
+                    return 0.8
+                return 0.0
+            words = slot.type_words
+            if words and words & entity.descriptors:
+                return 0.8
+            return 0.4
+        if entity.kind == "quoted":
+            return 0.5
+        if entity.kind == "stated":
+            return 1.0 if entity.column == slot.column else 0.0
+        return 0.0
+    if kind == "number":
+        if entity.kind == "number":
+            if entity.literal is not None and entity.literal.as_year and not _year_like(slot.example):
+                return 0.0  # "issued in 1997" is a time, not a duration of 24 months
+            return 0.7 if entity.is_year and "year" not in slot.type_label.lower() else 1.0
+        return 0.0
+    if kind == "year":
+        if entity.kind == "number" and entity.is_year:
+            return 1.0
+        return 0.0
+    if kind == "date":
+        if entity.kind == "date":
+            return 1.0
+        return 0.0
+    return 0.0
+
+
+def bind_slots(
+    slots: list[Slot], entities: list[Entity], used: set[int]
+) -> dict[str, tuple[int, float]] | None:
+    """slot key -> (entity index, compatibility); None when a slot cannot be filled. Slots take the
+    best compatible entity, the earliest on ties, so "between 1995 and 1997" fills in order."""
+    out: dict[str, tuple[int, float]] = {}
+    taken = set(used)
+    for slot in slots:
+        best: tuple[float, int] | None = None
+        for i, e in enumerate(entities):
+            if i in taken:
+                continue
+            c = compatibility(e, slot)
+            if c <= 0:
+                continue
+            if best is None or c > best[0] + 1e-9:
+                best = (c, i)
+        if best is None:
+            return None
+        out[slot.key] = (best[1], best[0])
+        taken.add(best[1])
+    return out
+
+
+def param_value(entity: Entity, slot: Slot) -> Any:
+    """The Python value bound for ``slot``: the stored value for linked text, ints for years,
+    ``date`` for dates."""
+    v = entity.value
+    if slot.operator == "like" and isinstance(slot.example, str):
+        # the template's pattern keeps its wildcards: '%North%' with "South" binds '%South%'
+        text = str(v)
+        if slot.example.startswith("%") and not text.startswith("%"):
+            text = "%" + text
+        if slot.example.endswith("%") and not slot.example.endswith("\\%") and not text.endswith("%"):
+            text += "%"
+        return text
+    if slot.quoted and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return entity.text if entity.kind == "number" and entity.text.strip().isdigit() else str(v)
+    if slot.kind == "date" and isinstance(v, date):
+        return v
+    if slot.kind in ("number", "year") and isinstance(v, (int, float)):
+        if isinstance(slot.example, float) or isinstance(v, float):
+            return v
+        return int(v)
+    return v
+
+
+def stated_values(question: str, templates: list[Compiled], entities: list[Entity]) -> bool:
+    """Add to ``entities`` the text values of ``templates``' examples that the question repeats word
+    for word ("... born in California" against a template whose example is 'California'): a value no
+    value search covers is still the question's own value. True when any was added."""
+    added = False
+    for tpl in templates:
+        for slot in tpl.slots:
+            ex = slot.example
+            if slot.kind != "text" or not isinstance(ex, str) or not slot.column:
+                continue
+            core = ex.strip("%")
+            if len(core) < 2:
+                continue
+            m = re.search(r"(?<![\w])" + re.escape(core) + r"(?![\w])", question, re.I)
+            if m is None:
+                continue
+            if any(not (m.end() <= e.start or m.start() >= e.end) for e in entities):
+                continue
+            entities.append(Entity("stated", m.group(), m.start(), m.end(), core, column=slot.column))
+            added = True
+    if added:
+        entities.sort(key=lambda e: e.start)
+    return added

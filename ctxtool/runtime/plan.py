@@ -1,0 +1,157 @@
+"""Planning the SQL of a chosen candidate: the template's parameterized SQL with its slots bound,
+each facet's snippet injected into the WHERE (placeholders renumbered), and the explanation of what
+was understood; and the "Did you mean ...?" questions when a value has rival readings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ctxtool.placeholders import find_text_placeholders
+from ctxtool.runtime import sqlparts
+from ctxtool.runtime.answer import FacetApplied, TemplateUse, jsonable
+from ctxtool.runtime.bind import Entity, compatibility, param_value
+from ctxtool.runtime.compiled import Compiled
+from ctxtool.runtime.matching import Candidate
+
+
+@dataclass
+class Plan:
+    """A chosen query before execution."""
+
+    sql: str
+    params: list[Any]
+    source: str
+    confidence: float
+    explanation: str
+    template: TemplateUse | None = None
+    facets: list[FacetApplied] = field(default_factory=list)
+    bindings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    candidate: Candidate | None = None
+
+
+def filled_intent(tpl: Compiled, values: dict[str, Any], dialect: str) -> str:
+    """The template's parameterized intent with ``values`` written in (for explanations)."""
+    text = tpl.parameterized_intent
+    found = find_text_placeholders(text, dialect)
+    out = []
+    last = 0
+    qmark = 0
+    for ph in found:
+        out.append(text[last : ph.start])
+        if ph.kind == "numbered":
+            key = ph.name
+        else:
+            qmark += 1
+            key = str(qmark)
+        out.append(str(jsonable(values.get(key, ph.text))))
+        last = ph.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def plan_from(
+    cand: Candidate,
+    entities: list[Entity],
+    dialect: str,
+    surface: dict[str, str] | None = None,
+    source: str = "template",
+) -> Plan:
+    """SQL and parameters for a candidate: the template's parameterized SQL with its slots bound,
+    and each facet's parameterized snippet injected into the WHERE (placeholders renumbered)."""
+    tpl = cand.template
+    values: dict[str, Any] = {}
+    bindings: dict[str, dict[str, Any]] = {}
+    why = []
+    for slot in tpl.slots:
+        ei, fit = cand.bindings[slot.key]
+        e = entities[ei]
+        values[slot.key] = param_value(e, slot)
+        bindings[slot.key] = {
+            "value": values[slot.key],
+            "from": e.text,
+            "kind": slot.kind,
+            "fit": round(fit, 2),
+        }
+        if e.link:
+            bindings[slot.key]["column"] = e.link.column
+            bindings[slot.key]["distance"] = round(e.link.distance, 4)
+        why.append(f"{slot.key} = {e.describe()}")
+    ordered = [values[s.key] for s in sorted(tpl.slots, key=lambda s: int(s.key))]
+    conditions = []
+    facets: list[FacetApplied] = []
+    for fu in cand.facets:
+        fvals = {}
+        for slot in fu.facet.slots:
+            ei, _ = fu.bindings[slot.key]
+            fvals[slot.key] = param_value(entities[ei], slot)
+        fparams = [fvals[s.key] for s in sorted(fu.facet.slots, key=lambda s: int(s.key))]
+        conditions.append((fu.facet.sql, fparams))
+        because = sorted({(surface or {}).get(t, t.strip("_").replace("_", " ")) for t in fu.explains})
+        facets.append(FacetApplied(fu.facet.index, fu.facet.intent, fparams, because))
+    if conditions:
+        sql, params = sqlparts.inject_conditions(tpl.sql, dialect, ordered, conditions)
+    else:
+        sql, params = sqlparts.bind_template(tpl.sql, dialect, ordered)
+    filled = filled_intent(tpl, values, dialect)
+    use = TemplateUse(tpl.index, tpl.intent, tpl.parameterized_intent, cand.score, filled)
+    parts = [
+        f'template #{tpl.index} "{tpl.parameterized_intent}" (confidence {cand.score:.2f}: '
+        f"{cand.q_cov:.0%} of the question's words explained, {cand.t_cov:.0%} of the template's asked)"
+    ]
+    if why:
+        parts.append("values: " + "; ".join(why))
+    for f in facets:
+        parts.append(f'facet #{f.index} "{f.intent}" (for: {", ".join(f.because) or "its values"})')
+    if cand.unexplained:
+        parts.append("words not used: " + ", ".join(cand.unexplained))
+    parts.extend(cand.reasons)
+    return Plan(sql, params, source, cand.score, "; ".join(parts), use, facets, bindings, cand)
+
+
+def ambiguity(cand: Candidate, entities: list[Entity], dialect: str) -> list[str]:
+    """ "Did you mean" questions when a bound value has equally close alternative readings.
+
+    Only distinct readings count (the same value found twice is one reading), and a value that
+    two columns hold is resolved by the template's own tables: a reading on a table the template
+    does not read is no rival of one on a table it reads."""
+
+    tables = cand.template.tables
+    for slot in cand.template.slots:
+        e = entities[cand.bindings[slot.key][0]]
+        if not e.link or not e.link.alternatives:
+            continue
+        own = e.link.column_key.split(".")[0] in tables
+        seen = {(e.link.column_key, str(e.link.value))}
+        rivals = []
+        for alt in e.link.alternatives:
+            if alt.distance > e.link.distance + 1e-6:
+                continue
+            if own and alt.column_key.split(".")[0] not in tables:
+                continue
+            key = (alt.column_key, str(alt.value))
+            if key in seen:
+                continue
+            alt_entity = Entity("linked", e.text, e.start, e.end, alt.value, link=alt)
+            if compatibility(alt_entity, slot) >= cand.bindings[slot.key][1] - 1e-6:
+                seen.add(key)
+                rivals.append(alt)
+        out: list[str] = []
+        for lv in [e.link, *rivals][:5]:
+            values = {
+                s.key: (lv.value if s.key == slot.key else entities[cand.bindings[s.key][0]].value)
+                for s in cand.template.slots
+            }
+            filled = filled_intent(cand.template, values, dialect).rstrip("?. ")
+            choice = f"Did you mean: {filled} ({lv.concept_type} {lv.value!r})?"
+            if choice not in out:
+                out.append(choice)
+        if len(out) > 1:
+            return out
+    return []
+
+
+def did_you_mean(cand: Candidate, entities: list[Entity], dialect: str) -> str:
+    values = {k: entities[i].value for k, (i, _) in cand.bindings.items()}
+    return f"Did you mean: {filled_intent(cand.template, values, dialect).rstrip('?. ')}?"
