@@ -78,9 +78,9 @@ def create_app(
     token: str | None = None,
     mounts: Mapping[str, Mount] | None = None,
     threads: int | None = None,
-    close_service: bool = False,
+    on_close: Callable[[], None] | None = None,
 ) -> Any:
-    """The ASGI application of ``service`` (``close_service``: close it when the server stops)."""
+    """The ASGI application of ``service`` (``on_close`` runs when the server has stopped)."""
     import anyio
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -164,8 +164,8 @@ def create_app(
             try:
                 yield
             finally:
-                if close_service:
-                    service.close()
+                if on_close is not None:
+                    on_close()
 
     routes = [
         Route("/", health, methods=["GET"]),
