@@ -39,6 +39,7 @@ from ctxtool.errors import DatabaseError, InputError
 DEFAULT_POOL_SIZE = 10
 DEFAULT_WAIT_TIMEOUT = 10.0  # seconds a statement waits for a free session
 IDLE_CHECK = 60.0  # a MySQL session idle this long is pinged before use
+DOWN_WAIT = 0.5  # seconds a request waits for a session while the database is known to be down
 
 
 class PooledConnector(Connector):
@@ -90,31 +91,44 @@ class PooledConnector(Connector):
         return self._sessions.lease(self.wait_timeout if timeout is None else timeout)
 
     # -- the Connector interface, one leased session per call ------------------------------------
+    def _run(self, call: Callable[[Connector], Any]) -> Any:
+        """``call`` on a leased session; again on another when the session turned out dead (the
+        server restarted, an admin killed it; each dead one is dropped, so at most ``size`` retries).
+        Statements are read-only, so a retry is safe."""
+        for _ in range(self.size):
+            try:
+                with self.session() as c:
+                    try:
+                        return call(c)
+                    except DatabaseError as exc:
+                        if self._sessions.alive(c):
+                            raise
+                        raise _DeadSession from exc  # the lease drops the session
+            except _DeadSession:
+                continue
+        with self.session() as c:
+            return call(c)
+
     def info(self) -> ServerInfo:
         if self._info is None:
-            with self.session() as c:
-                self._info = c.info()
+            self._info = self._run(lambda c: c.info())
         return self._info
 
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
-        with self.session() as c:
-            return c.query(sql, params, max_rows=max_rows)
+        return self._run(lambda c: c.query(sql, params, max_rows=max_rows))
 
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
-        with self.session() as c:
-            return c.plan(sql, params)
+        return self._run(lambda c: c.plan(sql, params))
 
     def sample_column(self, table: str, column: str, n: int = 100, *, schema: str | None = None) -> list[Any]:
-        with self.session() as c:
-            return c.sample_column(table, column, n, schema=schema)
+        return self._run(lambda c: c.sample_column(table, column, n, schema=schema))
 
     def introspect(
         self, schemas: Sequence[str] | None = None, *, profile: bool = False, progress: Any = None
     ) -> dict:
-        with self.session() as c:
-            return c.introspect(schemas, profile=profile, progress=progress)
+        return self._run(lambda c: c.introspect(schemas, profile=profile, progress=progress))
 
     def ping(self, timeout: float = 2.0) -> None:
         """Raise :class:`DatabaseError` unless a session answers ``SELECT 1`` within about ``timeout``."""
@@ -129,9 +143,17 @@ class PooledConnector(Connector):
         self._sessions.close()
 
 
+class _DeadSession(Exception):
+    """A leased session died under a statement: drop it and retry on another."""
+
+
 class _Sessions:
     def lease(self, timeout: float) -> AbstractContextManager[Connector]:
         raise NotImplementedError
+
+    def alive(self, session: Connector) -> bool:
+        """Whether a session that just failed a statement can still run the next one."""
+        return True
 
     def stats(self) -> dict[str, Any]:
         return {}
@@ -140,8 +162,15 @@ class _Sessions:
         raise NotImplementedError
 
 
+class SessionUnavailable(DatabaseError):
+    """No session could be had: the database is down or every session is busy. Not the statement's
+    fault (``transient``): callers should not give up on the statement for good."""
+
+    transient = True
+
+
 def _no_session(dsn: DSN, size: int, timeout: float, why: str) -> DatabaseError:
-    return DatabaseError(
+    return SessionUnavailable(
         f"no database session for {dsn.redacted} within {timeout:g} s ({why}); check that the database "
         f"answers, or raise --pool-size (now {size}) if every session is busy"
     )
@@ -157,6 +186,8 @@ class _PostgresSessions(_Sessions):
 
         self.dsn = dsn
         self.size = size
+        self._down = False  # no connection could be made when a request last asked for one
+        self._leased = 0
 
         def configure(conn: Any) -> None:
             conn._ctxtool_session = PostgresConnector(
@@ -180,14 +211,24 @@ class _PostgresSessions(_Sessions):
     def lease(self, timeout: float) -> Iterator[Connector]:
         from psycopg_pool import PoolTimeout
 
+        if self._down:  # the database did not answer the last time: do not hold requests long
+            timeout = min(timeout, DOWN_WAIT)
         try:
             conn = self.pool.getconn(timeout=timeout)
         except PoolTimeout as exc:
+            self._down = self._leased < self.size  # not all sessions busy: none could be made
             raise _no_session(self.dsn, self.size, timeout, str(exc).split("\n")[0]) from None
+        self._down = False
+        self._leased += 1  # under the GIL; only read to tell "down" from "busy"
         try:
             yield conn._ctxtool_session
         finally:
+            self._leased -= 1
             self.pool.putconn(conn)  # rolled back if needed; discarded when broken or closed
+
+    def alive(self, session: Connector) -> bool:
+        conn = session.conn  # type: ignore[attr-defined]
+        return not (conn.closed or conn.broken)
 
     def stats(self) -> dict[str, Any]:
         s = self.pool.get_stats()
@@ -216,7 +257,7 @@ class _ConnectorSessions(_Sessions):
     @contextmanager
     def lease(self, timeout: float) -> Iterator[Connector]:
         if not self._slots.acquire(timeout=timeout):
-            raise DatabaseError(
+            raise SessionUnavailable(
                 f"no free database session within {timeout:g} s: all {self.size} are busy; raise --pool-size"
             )
         try:
@@ -224,7 +265,7 @@ class _ConnectorSessions(_Sessions):
             try:
                 yield session
             except DatabaseError:
-                self._give_back(session, check=True)
+                self._give_back(session, check=True)  # a dead session is dropped, not given back
                 raise
             except BaseException:
                 self._discard(session)
@@ -270,6 +311,9 @@ class _ConnectorSessions(_Sessions):
             session.close()
         except Exception:  # noqa: BLE001 - a dead session may fail to close; it is dropped either way
             pass
+
+    def alive(self, session: Connector) -> bool:
+        return _alive(session)
 
     def stats(self) -> dict[str, Any]:
         with self._lock:

@@ -147,6 +147,8 @@ class ValueLinker:
         try:
             result = self.connector.query(vs["query"], {"value": phrase})  # the session row cap
         except CtxtoolError as exc:
+            if getattr(exc, "transient", False):  # no database session just now: not the search's fault
+                raise
             self._disabled.add(index)
             self.warnings.append(
                 f"value search #{index} ({vs.get('concept_type', '?')}) failed and is skipped: {exc}"

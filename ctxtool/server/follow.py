@@ -59,15 +59,17 @@ class SetFollower:
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=10)
+            self._thread.join(timeout=10)  # the thread closes its store
             self._thread = None
-        if self._store is not None:
-            self._store.close()
-            self._store = None
+        else:
+            self._drop_store()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.poll()
+        try:
+            while not self._stop.wait(self.interval):
+                self.poll()
+        finally:
+            self._drop_store()
 
     def poll(self) -> bool:
         """Look once; True when a new version was swapped in."""

@@ -25,7 +25,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from ctxtool.conversations.model import ConversationNotFound
-from ctxtool.errors import CtxtoolError
+from ctxtool.errors import CtxtoolError, DatabaseError
 from ctxtool.server.openapi import document
 from ctxtool.server.service import Service
 
@@ -98,6 +98,8 @@ def create_app(
             return _response(200, await blocking(fn, *args, **kwargs))
         except ConversationNotFound as exc:
             return _error(404, str(exc))
+        except DatabaseError as exc:  # the database (or a store) does not answer: try again later
+            return _error(503, str(exc))
         except CtxtoolError as exc:
             return _error(400, str(exc))
         except Exception as exc:  # noqa: BLE001 - a server answers, it does not crash

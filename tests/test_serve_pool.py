@@ -1,0 +1,287 @@
+"""The server on pooled sessions, in-process: a slow query does not hold up a fast one; the pools keep
+the read-only guarantees and replace dead sessions; /ready says when the database or a store is down;
+a published set is followed to its newest version (and a rollback); extra ASGI apps mount."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from ctxtool.server.http import create_app
+from ctxtool.server.workers import build_service, close_service
+from tests.serve_support import (
+    FAST_QUESTION,
+    SLOW_QUESTION,
+    SLOW_SECONDS,
+    call,
+    running,
+    serve_config,
+    slow_set,
+)
+
+
+@pytest.fixture
+def slow_service(financial_dsn, tmp_path):
+    path = slow_set(tmp_path / "slow.json")
+    service = build_service(serve_config(financial_dsn, runtime={"context_file": str(path)}, pool_size=4))
+    yield service
+    close_service(service)
+
+
+@pytest.mark.postgres
+def test_a_slow_query_does_not_hold_up_a_fast_one(slow_service):
+    with running(create_app(slow_service, token="t0k")) as url:
+        assert call(url + "/ask", {"question": FAST_QUESTION}, token="t0k")[0] == 200  # warm
+        slow: dict = {}
+
+        def ask_slow() -> None:
+            t = time.perf_counter()
+            slow["answer"] = call(url + "/ask", {"question": SLOW_QUESTION}, token="t0k")
+            slow["seconds"] = time.perf_counter() - t
+
+        threads = [threading.Thread(target=ask_slow) for _ in range(2)]  # two slow ones beside
+        for t in threads:
+            t.start()
+        time.sleep(0.3)
+        fast = []
+        for _ in range(5):
+            t = time.perf_counter()
+            status, ans = call(url + "/ask", {"question": FAST_QUESTION}, token="t0k")
+            fast.append(time.perf_counter() - t)
+            assert status == 200 and ans["status"] == "answered" and ans["rows"], ans
+        still_running = any(t.is_alive() for t in threads)
+        for t in threads:
+            t.join()
+    assert still_running, "the slow queries ended before the fast ones were asked: the test proves nothing"
+    assert max(fast) < 0.5, f"fast questions took {fast} beside two {SLOW_SECONDS} s queries"
+    status, ans = slow["answer"]
+    assert status == 200 and ans["sql"].startswith("SELECT pg_sleep") and slow["seconds"] >= SLOW_SECONDS
+
+
+@pytest.mark.postgres
+def test_postgres_pool_is_read_only_and_replaces_killed_sessions(financial_dsn):
+    import psycopg
+
+    from ctxtool.connectors.pool import PooledConnector
+    from ctxtool.errors import DatabaseError
+
+    pool = PooledConnector(financial_dsn, size=3, statement_timeout=0.5, row_cap=5)
+    try:
+        assert pool.query("SELECT current_setting('transaction_read_only')").rows == [("on",)]
+        with pytest.raises(DatabaseError, match="read-only"):
+            pool.query("CREATE TABLE pool_probe (a int)")
+        with pytest.raises(DatabaseError, match="statement timeout"):
+            pool.query("SELECT pg_sleep(2)")
+        capped = pool.query("SELECT g FROM generate_series(1, 50) g")
+        assert len(capped.rows) == 5 and capped.truncated
+        pids = {pool.query("SELECT pg_backend_pid()").rows[0][0] for _ in range(5)}
+        with psycopg.connect(financial_dsn, autocommit=True) as admin:  # an admin kills every session
+            admin.execute("SELECT pg_terminate_backend(p) FROM unnest(%s::int[]) p", (list(pids),))
+        assert pool.query("SELECT 41 + 1").rows == [(42,)]  # served by a fresh session
+        assert pool.query("SELECT pg_backend_pid()").rows[0][0] not in pids
+        assert pool.stats()["open"] <= 3
+    finally:
+        pool.close()
+
+
+@pytest.mark.mariadb
+def test_mariadb_pool_runs_statements_side_by_side_and_keeps_the_guarantees(mariadb_dsn):
+    from ctxtool.connectors.pool import PooledConnector
+    from ctxtool.errors import DatabaseError
+    from tests.backends import _mysql_connect
+
+    pool = PooledConnector(mariadb_dsn, size=3, statement_timeout=0.5, row_cap=5)
+    try:
+        slow: list[float] = []
+
+        def sleep() -> None:
+            t = time.perf_counter()
+            with pool.session() as c, pytest.raises(DatabaseError):
+                c.query("SELECT SLEEP(2)")  # cut by the statement timeout
+            slow.append(time.perf_counter() - t)
+
+        started = time.perf_counter()
+        thread = threading.Thread(target=sleep)
+        thread.start()
+        time.sleep(0.1)
+        assert pool.query("SELECT 1").rows == [(1,)]
+        fast = time.perf_counter() - started
+        thread.join()
+        assert fast < 0.4 < slow[0] < 1.9, (fast, slow)
+        with pytest.raises(DatabaseError):
+            pool.query("CREATE TABLE pool_probe (a int)")
+        assert len(pool.query("SELECT seq FROM seq_1_to_50").rows) == 5
+        ids = {pool.query("SELECT CONNECTION_ID()").rows[0][0] for _ in range(4)}
+        admin = _mysql_connect()
+        try:
+            for i in ids:
+                admin.cursor().execute(f"KILL {int(i)}")
+        finally:
+            admin.close()
+        assert pool.query("SELECT 2").rows == [(2,)]  # the dead session is dropped, the query retried
+        assert pool.stats()["open"] <= 3
+    finally:
+        pool.close()
+
+
+@pytest.mark.postgres
+def test_health_and_ready_with_a_dead_database_and_a_dead_store(financial_dsn, tmp_path):
+    dead = "postgresql://postgres@127.0.0.1:1/nowhere"
+    service = build_service(
+        serve_config(dead, conversation_store=str(tmp_path / "conversations.sqlite"), pool_size=2)
+    )
+    try:
+        with running(create_app(service, token="x")) as url:
+            status, health = call(url + "/health")  # no token needed: probes carry none
+            assert status == 200 and health["status"] == "ok" and health["templates"] > 30
+            t = time.perf_counter()
+            status, ready = call(url + "/ready")
+            assert time.perf_counter() - t < 5
+            assert status == 503 and ready["status"] == "not ready"
+            assert (
+                not ready["checks"]["database"]["ok"]
+                and "127.0.0.1:1" in ready["checks"]["database"]["error"]
+            )
+            assert ready["checks"]["conversation_store"]["ok"]
+            t = time.perf_counter()
+            status, err = call(url + "/ask", {"question": FAST_QUESTION}, token="x")
+            assert status == 503 and "no database session" in err["error"]["message"]
+            assert time.perf_counter() - t < 2  # known down: the request is not held for the pool timeout
+    finally:
+        close_service(service)
+    service = build_service(serve_config(financial_dsn, conversation_store=dead))
+    try:
+        with running(create_app(service)) as url:
+            status, ready = call(url + "/ready")
+            assert status == 503 and ready["checks"]["database"]["ok"]
+            assert not ready["checks"]["conversation_store"]["ok"]
+            assert "conversation store" in ready["checks"]["conversation_store"]["error"]
+    finally:
+        close_service(service)
+    service = build_service(serve_config(financial_dsn, conversation_store=str(tmp_path / "c.sqlite")))
+    try:
+        with running(create_app(service)) as url:
+            status, ready = call(url + "/ready")
+            assert status == 200 and ready["status"] == "ready", ready
+    finally:
+        close_service(service)
+
+
+@pytest.mark.postgres
+def test_follows_the_published_set_and_a_rollback(financial_dsn, tmp_path):
+    from ctxtool.store import open_store, publish
+    from tests.rt_support import RUNTIME_SET
+
+    store = str(tmp_path / "sets.sqlite")
+    v1 = publish(RUNTIME_SET, "fin", store)
+    service = build_service(
+        serve_config(
+            financial_dsn,
+            runtime={"set_ref": "fin", "context_file": None, "store": store},
+            reload_interval=0.2,
+        )
+    )
+    seen: list[tuple[str, int]] = []
+    stop = threading.Event()
+    try:
+        with running(create_app(service)) as url:
+            health = call(url + "/health")[1]
+            assert (health["set"], health["version"], health["content_hash"]) == ("fin@1", 1, v1.content_hash)
+            assert call(url + "/ask", {"question": SLOW_QUESTION})[1]["status"] != "answered"
+
+            def watch() -> None:  # every answer comes from one whole version
+                while not stop.is_set():
+                    _, t = call(url + "/templates")
+                    seen.append(len(t["templates"]))
+
+            watcher = threading.Thread(target=watch)
+            watcher.start()
+            v2 = publish(slow_set(tmp_path / "v2.json", seconds=0.01), "fin", store, note="adds a report")
+            health = _wait_for(url, 2)
+            assert health["set"] == "fin@2" and health["content_hash"] == v2.content_hash
+            assert health["templates"] == 39 and health["follow"]["error"] is None
+            ans = call(url + "/ask", {"question": SLOW_QUESTION})[1]
+            assert ans["status"] == "answered" and ans["sql"].startswith("SELECT pg_sleep")
+            with open_store(store) as st:
+                st.rollback("fin", 1)
+            health = _wait_for(url, 3)
+            assert health["content_hash"] == v1.content_hash and health["templates"] == 38
+            assert call(url + "/ask", {"question": SLOW_QUESTION})[1]["status"] != "answered"
+            stop.set()
+            watcher.join()
+    finally:
+        stop.set()
+        close_service(service)
+    assert set(seen) <= {38, 39} and 39 in seen, set(seen)
+
+
+def _wait_for(url: str, version: int, seconds: float = 10) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        health = call(url + "/health")[1]
+        if health["version"] == version:
+            return health
+        time.sleep(0.05)
+    raise AssertionError(f"still serving {health['set']} after {seconds} s")
+
+
+@pytest.mark.postgres
+def test_a_broken_version_is_skipped_and_reported(financial_dsn, tmp_path):
+    from ctxtool.store import open_store, publish
+    from tests.rt_support import RUNTIME_SET
+
+    store = str(tmp_path / "sets.sqlite")
+    publish(RUNTIME_SET, "fin", store)
+    service = build_service(
+        serve_config(
+            financial_dsn,
+            runtime={"set_ref": "fin", "context_file": None, "store": store},
+            reload_interval=60,
+        )
+    )
+    try:
+        with open_store(store) as st:  # a MySQL-placeholder set cannot run on PostgreSQL
+            st.publish({"templates": [{"nl_query": "x", "sql": "SELECT ?"}]}, "fin", dialect="mysql")
+        follower = service.follower
+        assert follower is not None and follower.poll() is False
+        assert "fin@2 was not loaded, still serving fin@1" in follower.load_error
+        assert service.health()["set"] == "fin@1"
+        assert service.ready()[0]  # the store answers: still ready, on the version it has
+    finally:
+        close_service(service)
+
+
+@pytest.mark.postgres
+def test_mounted_app_gets_its_lifespan_and_the_token(financial_dsn):
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    events: list[str] = []
+
+    def factory(service):  # what the MCP app factory looks like: it takes the Service
+        from contextlib import asynccontextmanager
+
+        @asynccontextmanager
+        async def lifespan(app):
+            events.append("start")
+            yield
+            events.append("stop")
+
+        async def hello(request):
+            return JSONResponse({"set": service.runtime.ref})
+
+        return Starlette(routes=[Route("/", hello, methods=["GET", "POST"])], lifespan=lifespan)
+
+    service = build_service(serve_config(financial_dsn))
+    try:
+        with running(create_app(service, token="tok", mounts={"/extra": factory})) as url:
+            assert events == ["start"]
+            assert call(url + "/extra/")[0] == 401
+            status, body = call(url + "/extra/", token="tok")
+            assert status == 200 and body["set"].endswith("financial_runtime.json")
+        assert events == ["start", "stop"]
+    finally:
+        close_service(service)
