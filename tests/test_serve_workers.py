@@ -1,0 +1,148 @@
+"""`ctxtool serve --workers 2` as a user runs it: both workers answer and share the PostgreSQL
+conversation store (every prompt of every concurrent client stored), a killed worker is replaced,
+SIGTERM lets an in-flight request finish before the server exits."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from tests.serve_support import FAST_QUESTION, ROOT, SLOW_QUESTION, SLOW_SECONDS, call, slow_set
+
+pytestmark = pytest.mark.postgres
+
+DISTRICTS = ["Kladno", "Pisek", "Beroun", "Kolin", "Tabor"]
+
+
+class Served:
+    """A `ctxtool serve` subprocess; its stderr is read on a thread (the banner gives the port)."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ctxtool", "serve", "--port", "0", *args],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            cwd=ROOT,
+        )
+        self.lines: list[str] = []
+        self._port = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+        if not self._port.wait(90):
+            self.stop()
+            raise AssertionError("no banner:\n" + "".join(self.lines))
+        port = re.search(r"http://127\.0\.0\.1:(\d+)", "".join(self.lines)).group(1)  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{port}"
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.append(line)
+            if "serving " in line:
+                self._port.set()
+
+    def pids(self, want: int, seconds: float = 60) -> set[int]:
+        """Worker pids seen on /health (new connections spread over the workers) until ``want``."""
+        seen: set[int] = set()
+        deadline = time.monotonic() + seconds
+        while len(seen) < want and time.monotonic() < deadline:
+            try:
+                seen.add(call(self.url + "/health", timeout=5)[1]["pid"])
+            except OSError:
+                time.sleep(0.1)
+        return seen
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def test_two_workers_share_conversations_replace_the_dead_and_drain(financial_dsn, tmp_path):
+    from ctxtool.conversations.store import open_store
+
+    path = slow_set(tmp_path / "slow.json")
+    server = Served(
+        "--workers", "2", "--context", str(path), "--dsn", financial_dsn, "--no-llm",
+        "--conversation-store", financial_dsn, "--pool-size", "4", "--quiet",
+    )  # fmt: skip
+    try:
+        first = server.pids(2)
+        assert len(first) == 2, server.lines
+
+        # concurrent clients, each in its own named conversation, spread over both workers
+        with open_store(financial_dsn) as store:
+            cids = [store.create_conversation(f"client {i}").conversation_id for i in range(8)]
+
+        def client(cid: str) -> list[int]:
+            codes = []
+            for d in DISTRICTS:
+                q = f"How many clients live in the district {d}?"
+                codes.append(call(server.url + "/ask", {"question": q, "conversation_id": cid})[0])
+            return codes
+
+        with ThreadPoolExecutor(8) as ex:
+            codes = [c for cs in ex.map(client, cids) for c in cs]
+        assert codes == [200] * 40
+        with open_store(financial_dsn) as store:
+            for cid in cids:
+                turns = store.list_prompts(cid)
+                assert [t.prompt for t in turns] == [
+                    f"How many clients live in the district {d}?" for d in DISTRICTS
+                ]
+                assert {t.client_identifier for t in turns} == {"ctxtool serve"}
+            assert len({t.sid for cid in cids for t in store.list_prompts(cid)}) == 2  # both workers wrote
+
+        # a killed worker is replaced; the server answers meanwhile
+        victim = sorted(first)[0]
+        os.kill(victim, signal.SIGKILL)
+        now = server.pids(2, seconds=60) - {victim}
+        deadline = time.monotonic() + 60
+        while len(now) < 2 and time.monotonic() < deadline:
+            now |= server.pids(2, seconds=5) - {victim}
+        assert len(now) == 2 and victim not in now and now & first, (first, now)
+        assert call(server.url + "/ask", {"question": FAST_QUESTION})[0] == 200
+
+        # SIGTERM: the request in flight is answered, then the server exits
+        slow: dict = {}
+
+        def ask_slow() -> None:
+            slow["reply"] = call(server.url + "/ask", {"question": SLOW_QUESTION})
+
+        thread = threading.Thread(target=ask_slow)
+        thread.start()
+        time.sleep(0.5)
+        server.proc.send_signal(signal.SIGTERM)
+        thread.join(timeout=30)
+        status, ans = slow["reply"]
+        assert status == 200 and ans["status"] == "answered" and ans["rows"] == [[""]], ans
+        assert server.proc.wait(timeout=30) == 0, server.lines
+        with pytest.raises(OSError):
+            call(server.url + "/health", timeout=2)
+    finally:
+        server.stop()
+    assert SLOW_SECONDS >= 1  # the drain above waited for a query of this length
+
+
+def test_serve_reports_a_bad_set_in_one_line(financial_dsn, tmp_path):
+    proc = subprocess.run(
+        [
+            sys.executable, "-m", "ctxtool", "serve", "--workers", "2", "--port", "0",
+            "--set", "nosuch", "--store", str(tmp_path / "sets.sqlite"), "--dsn", financial_dsn,
+        ],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "no published set named 'nosuch'" in proc.stderr
