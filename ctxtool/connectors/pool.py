@@ -6,15 +6,17 @@ server's requests run side by side and a slow query holds one session, not the s
 sessions are the engine connectors themselves, set up as usual (read-only transaction, statement
 timeout, row cap), so a pooled statement has the same guarantees as a direct one:
 
-* PostgreSQL: a :class:`psycopg_pool.ConnectionPool` (connections checked before use, replaced when
-  broken or after an hour, reconnection in the background while the server is down), each
-  connection set up once as a :class:`~ctxtool.connectors.postgres.PostgresConnector`;
+* PostgreSQL: a :class:`psycopg_pool.ConnectionPool` (connections replaced when broken or after an
+  hour, reconnection in the background while the server is down), each connection set up once as a
+  :class:`~ctxtool.connectors.postgres.PostgresConnector`;
 * MySQL/MariaDB: a bounded pool of :class:`~ctxtool.connectors.mysql.MySQLConnector` sessions,
   opened on demand, pinged after a minute idle or a failed statement and replaced when dead;
 * Spanner: one :class:`~ctxtool.connectors.spanner.SpannerConnector`: the client library's session
   pool is thread-safe and every statement already runs in its own read-only snapshot.
 
-Waiting for a free session is bounded (``wait_timeout``): past it the statement fails with a
+A statement whose session turns out dead (the server restarted, an admin killed it) runs again on
+another session: statements are read-only, so the retry is safe, and no round trip is spent checking
+sessions before use. Waiting for a free session is bounded (``wait_timeout``): past it the statement fails with a
 :class:`~ctxtool.errors.DatabaseError` that says to raise the pool size.
 """
 
@@ -201,7 +203,6 @@ class _PostgresSessions(_Sessions):
             max_size=size,
             open=False,
             configure=configure,
-            check=ConnectionPool.check_connection,  # one empty round trip: a dead connection is replaced
             name="ctxtool",
             reconnect_timeout=30,  # then retried on the next request
         )

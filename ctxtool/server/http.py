@@ -199,18 +199,42 @@ def _is_factory(app: Any) -> bool:
         return False
 
 
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A listening socket (port 0 picks a free one); workers share it."""
+def bind_socket(host: str, port: int, *, per_worker: bool = False) -> socket.socket:
+    """A listening socket (port 0 picks a free one). ``per_worker``: where the system has
+    SO_REUSEPORT, a socket that only reserves the port and travels to each worker as "listen on this
+    port yourself", so the kernel spreads connections evenly over the workers (one shared socket
+    hands them to whichever worker wakes first, which often leaves one worker with most clients)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    reuse_port = per_worker and hasattr(socket, "SO_REUSEPORT")
+    sock = (_PortReservation if reuse_port else socket.socket)(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
         raise CtxtoolError(f"cannot listen on {host}:{port}: {exc.strerror}; pick another --port") from None
+    if not reuse_port:
+        sock.listen(2048)
+        sock.set_inheritable(True)
+    return sock
+
+
+class _PortReservation(socket.socket):
+    """A bound, not listening, SO_REUSEPORT socket: a worker process unpickles it as its own listening
+    socket on the same address."""
+
+    def __reduce__(self) -> Any:
+        return (_listen_reuse_port, (int(self.family), *self.getsockname()[:2]))
+
+
+def _listen_reuse_port(family: int, host: str, port: int) -> socket.socket:
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
     sock.listen(2048)
-    sock.set_inheritable(True)
     return sock
 
 

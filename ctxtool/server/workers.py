@@ -175,7 +175,7 @@ def run(
 
     if workers < 1:
         raise InputError("--workers must be at least 1")
-    sock = bind_socket(host, port)
+    sock = bind_socket(host, port, per_worker=workers > 1)
     try:
         if workers == 1:
             app, service = create_worker_app(config)
