@@ -74,7 +74,7 @@ def test_http_errors(http_server):
 def test_openapi_document_is_served_and_stored(http_server):
     status, doc = _call(http_server + "/openapi.json", token=None)
     assert status == 200 and doc["openapi"].startswith("3.1")
-    assert {"/ask", "/query", "/templates", "/schema", "/health"} <= set(doc["paths"])
+    assert {"/ask", "/query", "/templates", "/schema", "/health", "/ready"} <= set(doc["paths"])
     for route in ("/ask", "/query"):
         post = doc["paths"][route]["post"]
         body = post["requestBody"]["content"]["application/json"]["schema"]["properties"]
@@ -241,6 +241,15 @@ def test_http_sessions_keep_their_own_memory_and_store_nothing(conversation_serv
     _frequency_breakdown(url, first, follow)
     assert follow["conversation"]["memory"] == "session" and follow["conversation"]["session"] == "alice"
     assert store.list_conversations() == []  # session memory is never stored
+
+
+def test_http_ready_checks_the_database_and_the_conversation_store(conversation_server):
+    url, store = conversation_server
+    status, ready = _call(url + "/ready", token=None)
+    assert status == 200 and ready["status"] == "ready"
+    assert ready["checks"]["database"]["ok"] and ready["checks"]["conversation_store"]["ok"]
+    status, health = _call(url + "/health", token=None)
+    assert health["set"] == RUNTIME_SET and health["version"] is None and health["pid"] > 0
 
 
 def test_http_unknown_conversation_is_a_404(conversation_server):
