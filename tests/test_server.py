@@ -6,8 +6,6 @@ import json
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from ctxtool.server.http import make_server
 from ctxtool.server.openapi import document
 from ctxtool.server.service import Service
 from tests.rt_support import RUNTIME_SET
+from tests.serve_support import call
 
 pytestmark = pytest.mark.postgres
 
@@ -31,16 +30,7 @@ def http_server(financial_runtime):
 
 
 def _call(url: str, body: object | None = None, token: str | None = "s3cret") -> tuple[int, dict]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method="POST" if data is not None else "GET")
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+    return call(url, body, token, timeout=10)
 
 
 def test_http_api(http_server):
