@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -54,8 +53,7 @@ def running(app: Any) -> Iterator[str]:
     from ctxtool.server.http import AppServer
 
     server = AppServer(app, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    thread = server.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:

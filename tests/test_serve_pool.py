@@ -282,6 +282,26 @@ def test_mounted_app_gets_its_lifespan_and_the_token(financial_dsn):
             assert call(url + "/extra/")[0] == 401
             status, body = call(url + "/extra/", token="tok")
             assert status == 200 and body["set"].endswith("financial_runtime.json")
+            assert (
+                call(url + "/extra", {"posted": True}, token="tok")[0] == 200
+            )  # the mount's root, no redirect
         assert events == ["start", "stop"]
     finally:
         close_service(service)
+
+
+@pytest.mark.spanner
+def test_spanner_statements_run_side_by_side_on_one_shared_connector(spanner_dsn):
+    """Spanner needs no pool of ours: the client's session pool is thread-safe, each statement a snapshot."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ctxtool.connectors.pool import PooledConnector
+
+    pool = PooledConnector(spanner_dsn, size=4)
+    try:
+        with ThreadPoolExecutor(8) as ex:
+            rows = list(ex.map(lambda i: pool.query("SELECT ? AS n", [i]).rows, range(16)))
+        assert rows == [[(i,)] for i in range(16)]
+        assert pool.dialect == "spanner" and pool.stats()["engine"] == "spanner"
+    finally:
+        pool.close()

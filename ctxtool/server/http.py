@@ -20,6 +20,7 @@ import json
 import socket
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -184,7 +185,23 @@ def create_app(
         routes=routes, lifespan=lifespan, exception_handlers={404: not_found, 405: wrong_method}
     )
     app.router.redirect_slashes = False
+    if mounted:
+        app = _MountRoots(app, [p.rstrip("/") for p in mounted])
     return _BearerToken(app, token) if token else app
+
+
+class _MountRoots:
+    """``/mcp`` itself reaches the app mounted at ``/mcp`` (as ``/``): clients POST to the URL they
+    were given, and a redirect to ``/mcp/`` would lose the body with some of them."""
+
+    def __init__(self, app: Any, prefixes: list[str]) -> None:
+        self.app = app
+        self.prefixes = set(prefixes)
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] in ("http", "websocket") and scope.get("path") in self.prefixes:
+            scope = {**scope, "path": scope["path"] + "/", "raw_path": scope["path"].encode() + b"/"}
+        await self.app(scope, receive, send)
 
 
 def _is_factory(app: Any) -> bool:
@@ -268,6 +285,17 @@ class AppServer:
             self._server.run(sockets=[self.socket])
         finally:
             self._done.set()
+
+    def start(self, timeout: float = 30.0) -> threading.Thread:
+        """``serve_forever`` on a daemon thread; returns once the server (and its lifespan) started."""
+        thread = threading.Thread(target=self.serve_forever, name="ctxtool-http", daemon=True)
+        thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started and not self._done.is_set() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if not self._server.started:
+            raise CtxtoolError("the HTTP server did not start; see the messages above")
+        return thread
 
     def shutdown(self) -> None:
         self._server.should_exit = True
