@@ -7,6 +7,7 @@ from __future__ import annotations
 import click
 
 from ctxtool.cli._runtime_opts import runtime_options
+from ctxtool.errors import InputError
 
 
 @click.command("serve")
@@ -108,6 +109,8 @@ def command(
     if not mcp:
         run(config, host, port, workers=workers, drain_timeout=drain_timeout)
         return
+    if workers > 1:
+        raise InputError("--workers applies to the HTTP server; an MCP client starts one --mcp process")
     from ctxtool.server.mcp import serve_mcp
 
     service = build_service(config)
