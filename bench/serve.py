@@ -171,6 +171,26 @@ class Server:
             except OSError:
                 time.sleep(0.2)
 
+    def cpu_seconds(self) -> float:
+        """CPU time of the server's processes so far (nan without psutil)."""
+        try:
+            import psutil
+        except ImportError:
+            return float("nan")
+        try:
+            parent = psutil.Process(self.proc.pid)
+            procs = [parent, *parent.children(recursive=True)]
+        except psutil.Error:
+            return float("nan")
+        total = 0.0
+        for p in procs:
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.Error:
+                pass
+        return total
+
     def stop(self) -> None:
         self.proc.send_signal(signal.SIGTERM)
         try:
@@ -267,13 +287,15 @@ def bench(args: argparse.Namespace, set_path: Path, dsn: str) -> None:
                     "seconds": args.seconds, "max_requests": args.max_requests}  # fmt: skip
             run_load({**spec, "clients": 8, "seconds": 1.0})  # warm every worker
             for c in clients:
+                cpu = server.cpu_seconds()
                 r = run_load({**spec, "clients": c})
+                cpu_ms = 1000 * (server.cpu_seconds() - cpu) / max(1, r["answers"])
                 rps = r["answers"] / r["seconds"]
                 throughput[(w, c)] = rps
                 errs = f"{len(r['errors'])} ({', '.join(sorted(set(r['errors'])))})" if r["errors"] else "0"
                 lines.append(
                     f"{w:>7} {c:>7} {rps:>10.0f} {r['p50_ms']:>9.1f} {r['p99_ms']:>9.1f} {errs:>8}"
-                    f" {r['cpu_s']:>9.2f}"
+                    f" {cpu_ms:>10.2f} {r['cpu_s']:>9.2f} {os.getloadavg()[0]:>7.2f}"
                 )
             if w in (1, 2):
                 alone = run_load({**spec, "clients": 8})
@@ -283,7 +305,7 @@ def bench(args: argparse.Namespace, set_path: Path, dsn: str) -> None:
                 conv = conversations(server, dsn, questions)
         finally:
             server.stop()
-    print("workers clients  answers/s   p50 ms    p99 ms   errors  client cpu s")
+    print("workers clients  answers/s   p50 ms    p99 ms   errors  srv cpu ms client s   load1")
     print("\n".join(lines))
     for c in clients:
         if (1, c) in throughput and (2, c) in throughput:
