@@ -81,3 +81,66 @@ def serve_config(dsn: str, **kw: Any) -> Any:
     runtime.update(kw.pop("runtime", {}))
     kw.setdefault("quiet", True)
     return ServeConfig(runtime=runtime, **kw)
+
+
+class TcpProxy:
+    """A loopback TCP forwarder to ``target`` that can go down and come back on the same port: a
+    database that restarts, as the server sees it."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        import socket
+
+        self.target = target
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        self._conns: list[Any] = []
+        self._listener: Any = None
+
+    def up(self) -> None:
+        import socket
+        import threading
+
+        self._listener = socket.socket()
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind(("127.0.0.1", self.port))
+        self._listener.listen(64)
+        threading.Thread(target=self._accept, args=(self._listener,), daemon=True).start()
+
+    def down(self) -> None:
+        import socket
+
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accept() blocked on it
+        self._listener.close()
+        for c in self._conns:
+            with contextlib.suppress(OSError):
+                c.shutdown(socket.SHUT_RDWR)
+            c.close()
+        self._conns.clear()
+
+    def _accept(self, listener: Any) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(self.target)
+            self._conns += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src: Any, dst: Any) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                dst.close()

@@ -305,3 +305,38 @@ def test_spanner_statements_run_side_by_side_on_one_shared_connector(spanner_dsn
         assert pool.dialect == "spanner" and pool.stats()["engine"] == "spanner"
     finally:
         pool.close()
+
+
+@pytest.mark.postgres
+def test_the_server_comes_back_with_its_database(financial_dsn, tmp_path):
+    """The database goes away (a restart) and comes back: requests fail fast meanwhile (503) and
+    are answered again afterwards, without restarting the server."""
+    from urllib.parse import urlsplit
+
+    from tests.serve_support import TcpProxy
+
+    proxy = TcpProxy(("127.0.0.1", urlsplit(financial_dsn).port or 5432))
+    proxy.up()
+    via_proxy = financial_dsn.replace(f":{urlsplit(financial_dsn).port}/", f":{proxy.port}/")
+    service = build_service(
+        serve_config(via_proxy, conversation_store=str(tmp_path / "c.sqlite"), pool_size=3)
+    )
+    try:
+        with running(create_app(service)) as url:
+            assert call(url + "/ask", {"question": FAST_QUESTION})[1]["status"] == "answered"
+            proxy.down()
+            status, err = call(url + "/ask", {"question": FAST_QUESTION})
+            assert status == 503 and "no database session" in err["error"]["message"], err
+            assert call(url + "/ready")[0] == 503
+            proxy.up()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                status, ans = call(url + "/ask", {"question": FAST_QUESTION})
+                if status == 200:
+                    break
+                time.sleep(0.2)
+            assert status == 200 and ans["status"] == "answered" and ans["rows"], ans
+            assert call(url + "/ready")[0] == 200
+    finally:
+        close_service(service)
+        proxy.down()

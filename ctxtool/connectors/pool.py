@@ -41,7 +41,7 @@ from ctxtool.errors import DatabaseError, InputError
 DEFAULT_POOL_SIZE = 10
 DEFAULT_WAIT_TIMEOUT = 10.0  # seconds a statement waits for a free session
 IDLE_CHECK = 60.0  # a MySQL session idle this long is pinged before use
-DOWN_WAIT = 0.5  # seconds a request waits for a session while the database is known to be down
+DOWN_WAIT = 1.0  # seconds a request waits for a session while the database is known to be down
 
 
 class PooledConnector(Connector):
@@ -229,7 +229,10 @@ class _PostgresSessions(_Sessions):
 
     def alive(self, session: Connector) -> bool:
         conn = session.conn  # type: ignore[attr-defined]
-        return not (conn.closed or conn.broken)
+        if conn.closed or conn.broken:
+            self._down = True  # its siblings may be dead too: wait briefly for the next one
+            return False
+        return True
 
     def stats(self) -> dict[str, Any]:
         s = self.pool.get_stats()

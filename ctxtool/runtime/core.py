@@ -520,6 +520,8 @@ class Runtime:
         try:
             result = self.connector.query(ans.sql, ans.params, max_rows=self.row_cap)
         except DatabaseError as exc:
+            if getattr(exc, "transient", False):  # no database session just now: no answer, try again
+                raise
             ans.status = "error"
             ans.error = str(exc)
             ans.text = f"The query failed: {exc}"
