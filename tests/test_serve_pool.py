@@ -340,3 +340,33 @@ def test_the_server_comes_back_with_its_database(financial_dsn, tmp_path):
     finally:
         close_service(service)
         proxy.down()
+
+
+@pytest.mark.postgres
+def test_concurrent_requests_get_the_answers_they_get_alone(financial_dsn):
+    """No request sees another's state: answers asked from 8 threads at once are the answers asked
+    one by one (SQL, values, explanation, rows)."""
+    import json as _json
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.rt_support import GOLDEN
+    from tests.serve_support import ROOT
+
+    questions = [g["nlq"] for g in _json.loads((ROOT / GOLDEN).read_text())][:40]
+    service = build_service(serve_config(financial_dsn, pool_size=8))
+    keys = ("status", "sql", "params", "explanation", "linked_values", "rows", "warnings")
+    try:
+        alone = [{k: service.ask({"question": q}).get(k) for k in keys} for q in questions]
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)  # threads switch all the time: a shared scratch state would show
+        try:
+            with ThreadPoolExecutor(8) as ex:
+                together = list(ex.map(lambda q: service.ask({"question": q}), questions * 5))
+        finally:
+            sys.setswitchinterval(interval)
+    finally:
+        close_service(service)
+    assert sum(a["status"] == "answered" for a in alone) > 20
+    for i, ans in enumerate(together):
+        assert {k: ans.get(k) for k in keys} == alone[i % len(questions)], questions[i % len(questions)]
