@@ -16,8 +16,9 @@ timeout, row cap), so a pooled statement has the same guarantees as a direct one
 
 A statement whose session turns out dead (the server restarted, an admin killed it) runs again on
 another session: statements are read-only, so the retry is safe, and no round trip is spent checking
-sessions before use. Waiting for a free session is bounded (``wait_timeout``): past it the statement fails with a
-:class:`~ctxtool.errors.DatabaseError` that says to raise the pool size.
+sessions before use. Waiting for a free session is bounded (``wait_timeout``, and a second while
+the database is known to be down): past it the statement fails with :class:`SessionUnavailable`, a
+transient :class:`~ctxtool.errors.DatabaseError` (servers answer 503) that says what to check.
 """
 
 from __future__ import annotations
