@@ -146,3 +146,38 @@ def test_serve_reports_a_bad_set_in_one_line(financial_dsn, tmp_path):
     )  # fmt: skip
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "no published set named 'nosuch'" in proc.stderr
+
+
+def test_every_worker_follows_the_shared_postgresql_set_store(financial_dsn, tmp_path):
+    from ctxtool.store import open_store, publish
+    from tests.rt_support import RUNTIME_SET
+
+    v1 = publish(RUNTIME_SET, "team", financial_dsn)  # the set store: a schema of this database
+    server = Served(
+        "--workers", "2", "--set", "team", "--store", financial_dsn, "--dsn", financial_dsn, "--no-llm",
+        "--conversation-store", financial_dsn, "--reload-interval", "0.3", "--quiet",
+    )  # fmt: skip
+    try:
+
+        def versions(want: int, seconds: float = 30) -> dict[int, int]:
+            """Worker pid -> version served, until both workers serve ``want``."""
+            seen: dict[int, int] = {}
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                health = call(server.url + "/health")[1]
+                seen[health["pid"]] = health["version"]
+                if len(seen) == 2 and set(seen.values()) == {want}:
+                    break
+            return seen
+
+        assert set(versions(1).values()) == {1}
+        v2 = publish(slow_set(tmp_path / "v2.json", seconds=0.01), "team", financial_dsn)
+        assert set(versions(2).values()) == {2} and v2.content_hash != v1.content_hash
+        assert call(server.url + "/ask", {"question": SLOW_QUESTION})[1]["status"] == "answered"
+        with open_store(financial_dsn) as st:
+            st.rollback("team", 1)
+        assert set(versions(3).values()) == {3}
+        health = call(server.url + "/health")[1]
+        assert health["content_hash"] == v1.content_hash and health["templates"] == 38
+    finally:
+        server.stop()

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import sys
+import threading
+import time
 from dataclasses import asdict, dataclass, field
 from importlib import import_module
 from typing import Any
@@ -185,11 +188,14 @@ def run(
             ref = check.runtime.ref
             close_service(check)
         h, p = sock.getsockname()[:2]
-        sys.stderr.write(
+        banner = (
             f"serving {ref} on http://{h}:{p} with {workers} worker(s), {config.pool_size} database "
             f"session(s) each (OpenAPI at /openapi.json); Ctrl-C stops\n"
         )
-        sys.stderr.flush()
+        if workers == 1:
+            _say(banner)  # the socket listens already: connections wait in its backlog
+        else:  # each worker listens on its own socket: say so once the first one does
+            threading.Thread(target=_say_when_listening, args=(h, p, banner), daemon=True).start()
         if workers == 1:
             uvicorn.Server(uvicorn_config(app, quiet=config.quiet, drain_timeout=drain_timeout)).run(
                 sockets=[sock]
@@ -208,3 +214,21 @@ def run(
             Multiprocess(cfg, sockets=[sock]).run()
     finally:
         sock.close()
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+def _say_when_listening(host: str, port: int, text: str, seconds: float = 300) -> None:
+    target = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((target, port), timeout=1).close()
+        except OSError:
+            time.sleep(0.05)
+            continue
+        _say(text)
+        return
