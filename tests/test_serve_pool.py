@@ -370,3 +370,44 @@ def test_concurrent_requests_get_the_answers_they_get_alone(financial_dsn):
     assert sum(a["status"] == "answered" for a in alone) > 20
     for i, ans in enumerate(together):
         assert {k: ans.get(k) for k in keys} == alone[i % len(questions)], questions[i % len(questions)]
+
+
+@pytest.mark.postgres
+def test_conversation_store_connections_are_per_request_and_replaced_when_killed(financial_dsn):
+    """Named conversations on the PostgreSQL store: concurrent clients write side by side (each
+    request its own store connection), every prompt is stored, and a killed store connection is
+    replaced (one request fails, the next ones are stored)."""
+    import psycopg
+
+    service = build_service(serve_config(financial_dsn, conversation_store=financial_dsn, pool_size=4))
+    try:
+        store = service.store()
+        cids = [store.create_conversation(f"c{i}").conversation_id for i in range(6)]
+
+        def client(cid: str) -> None:
+            for d in ("Kladno", "Pisek", "Beroun"):
+                q = f"How many clients live in the district {d}?"
+                assert service.ask({"question": q, "conversation_id": cid})["status"] == "answered"
+
+        threads = [threading.Thread(target=client, args=(c,)) for c in cids]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert [len(store.list_prompts(c)) for c in cids] == [3] * 6
+        assert 1 < len(service._spare_stores) <= len(cids)  # side by side, at most one per thread
+        with psycopg.connect(financial_dsn, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        outcomes = []
+        for _ in range(6):
+            try:
+                service.ask({"question": FAST_QUESTION, "conversation_id": cids[0]})
+                outcomes.append("stored")
+            except Exception as exc:  # noqa: BLE001 - a dead store connection fails its request
+                outcomes.append(type(exc).__name__)
+        assert outcomes[-2:] == ["stored", "stored"], outcomes
+    finally:
+        close_service(service)

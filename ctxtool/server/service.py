@@ -21,10 +21,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from ctxtool.errors import InputError
+from ctxtool.errors import DatabaseError, InputError
 from ctxtool.runtime import ACTIONS, AskContext, Runtime
 
 CLIENT_IDENTIFIER = "ctxtool serve"
@@ -54,6 +55,7 @@ class Service:
         self._store: Any = None
         self._store_lock = threading.Lock()
         self._own_store = False
+        self._spare_stores: list[Any] = []  # conversation stores between two requests
         self._runners: OrderedDict[str, _Runner] = OrderedDict()  # session key -> runner, LRU last
         self._runners_lock = threading.Lock()
         self.follower: Any = None  # a ctxtool.server.follow.SetFollower when the server follows the store
@@ -71,9 +73,13 @@ class Service:
     def close(self) -> None:
         if self.follower is not None:
             self.follower.stop()
-        if self._own_store and self._store is not None:
-            self._store.close()
-        self._store = None
+        with self._store_lock:
+            spare, self._spare_stores = self._spare_stores, []
+            primary, self._store = self._store, None
+        for store in spare:
+            store.close()
+        if self._own_store and primary is not None:
+            primary.close()
 
     def _turns(self, rt: Runtime) -> Any:
         """The lock a request on ``rt`` takes around its database work: none on a pooled connector."""
@@ -131,7 +137,12 @@ class Service:
             else:
                 with self._turns(rt):
                     check("database", lambda: connector.query("SELECT 1"))
-        check("conversation_store", lambda: self.store().get_current("ctxtool-ready-probe"))
+
+        def conversation_store() -> None:
+            with self._leased_store(True) as store:
+                store.get_current("ctxtool-ready-probe")
+
+        check("conversation_store", conversation_store)
         if self.follower is not None:
             error = self.follower.error
             checks["set_store"] = {"ok": error is None, **({"error": error} if error else {})}
@@ -182,20 +193,56 @@ class Service:
         session: str | None,
         client_ip: str | None,
     ) -> Any:
-        store = None
-        if conversation_id:
-            store = self.store()
-            store.get_conversation(conversation_id, count=False)  # ConversationNotFound -> 404
         entry = self._runner(rt, session, conversation_id)
-        with entry.lock:  # one turn at a time per session / conversation; others run meanwhile
-            runner = entry.runner
-            if runner.runtime is not rt:  # a new version was published: its memory starts afresh
-                runner.runtime = rt
-                runner.profile = rt.ref
-            if store is not None:
+        with self._leased_store(bool(conversation_id) or self._store is not None) as store:
+            if conversation_id:
+                store.get_conversation(conversation_id, count=False)  # ConversationNotFound -> 404
+            with entry.lock:  # one turn at a time per session / conversation; others run meanwhile
+                runner = entry.runner
+                if runner.runtime is not rt:  # a new version was published: its memory starts afresh
+                    runner.runtime = rt
+                    runner.profile = rt.ref
+                runner.client_ip = client_ip
+                if store is None:
+                    return runner.ask(question, action, conversation_id=conversation_id)
                 runner.store = store
-            runner.client_ip = client_ip
-            return runner.ask(question, action, conversation_id=conversation_id)
+                try:
+                    return runner.ask(question, action, conversation_id=conversation_id)
+                finally:
+                    runner.store = self._store
+
+    @contextmanager
+    def _leased_store(self, needed: bool) -> Iterator[Any]:
+        """The conversation store for one request. A store the service opened itself (from a DSN or
+        a path) has one connection, so requests get one each from a small stock of them, opened on
+        demand (at most one per request thread) and dropped when their database connection failed:
+        conversations are written side by side and a restarted store database is reconnected."""
+        if not needed:
+            yield None
+            return
+        primary = self.store()
+        if not self._own_store:
+            yield primary
+            return
+        with self._store_lock:
+            store = self._spare_stores.pop() if self._spare_stores else None
+        if store is None:
+            from ctxtool.conversations.store import open_store
+
+            store = open_store(self._store_ref, auto_purge=False)
+        try:
+            yield store
+        except DatabaseError:  # its database went away: so did the others' connections, likely
+            with self._store_lock:
+                dead, self._spare_stores = self._spare_stores, []
+            for other in (store, *dead):
+                other.close()
+            raise
+        with self._store_lock:
+            if self._store is not None:
+                self._spare_stores.append(store)
+                return
+        store.close()
 
     def _runner(self, rt: Runtime, session: str | None, conversation_id: str | None) -> _Runner:
         """The runner of ``session``, else of the named conversation (least recently used first out)."""
