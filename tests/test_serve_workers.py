@@ -146,6 +146,13 @@ def test_serve_reports_a_bad_set_in_one_line(financial_dsn, tmp_path):
     )  # fmt: skip
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "no published set named 'nosuch'" in proc.stderr
+    wrong_db = financial_dsn.rsplit("/", 1)[0] + "/ctx_no_such_db"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ctxtool", "serve", "--port", "0", "--context", str(ROOT / "samples/postgres/financial_runtime.json"), "--dsn", wrong_db],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr  # EXIT_DATABASE
+    assert "the database does not exist" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
 def test_every_worker_follows_the_shared_postgresql_set_store(financial_dsn, tmp_path):

@@ -94,7 +94,7 @@ def command(
         dump_json(write_openapi, document())
         click.echo(f"wrote {write_openapi}")
         return
-    from ctxtool.server.workers import ServeConfig, build_service, close_service, run
+    from ctxtool.server.workers import ServeConfig, build_service, check_database, close_service, run
 
     config = ServeConfig(
         runtime=opts,
@@ -106,6 +106,9 @@ def command(
         reload_interval=reload_interval,
         quiet=quiet,
     )
+    if not opts.get("dsn"):
+        raise InputError("give the database with --dsn DSN (or $CTXTOOL_DSN)")
+    check_database(config)
     if not mcp:
         run(config, host, port, workers=workers, drain_timeout=drain_timeout)
         return

@@ -116,6 +116,24 @@ def build_service(config: ServeConfig) -> Service:
     return service
 
 
+def check_database(config: ServeConfig) -> None:
+    """Connect once before serving: a wrong password, database or host is a one-line error now; a
+    database that does not answer yet is only a warning (the server starts, /ready says 503 until it
+    does, the pool keeps trying), so a server may start before its database."""
+    from ctxtool.connectors import connect
+    from ctxtool.errors import DatabaseError
+
+    opts = config.runtime
+    try:
+        connect(
+            opts["dsn"], statement_timeout=opts.get("timeout", 5.0), row_cap=opts.get("row_cap", 1000)
+        ).close()
+    except DatabaseError as exc:
+        if "cannot be reached" not in str(exc):
+            raise
+        _say(f"ctxtool serve: warning: {exc}; serving anyway, /ready answers 503 until it answers\n")
+
+
 def close_service(service: Service) -> None:
     """Close the service and the pool under its runtime."""
     service.close()
