@@ -109,11 +109,22 @@ def build_service(config: ServeConfig) -> Service:
             opts.get("store"),
             current=loaded.version,
             build=build,
-            swap=service.swap,
+            swap=lambda runtime, version: _swap(service, runtime, version),
             interval=config.reload_interval,
             quiet=config.quiet,
         )
     return service
+
+
+def _swap(service: Service, runtime: Any, version: Any) -> None:
+    """Serve the new version; let the collector free the old one (a frozen heap is never collected)."""
+    import gc
+
+    service.swap(runtime, version)
+    if gc.get_freeze_count():
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
 
 def check_database(config: ServeConfig) -> None:
