@@ -378,6 +378,8 @@ def test_conversation_store_connections_are_per_request_and_replaced_when_killed
     replaced (one request fails, the next ones are stored)."""
     import psycopg
 
+    from ctxtool.conversations.model import ConversationNotFound
+
     service = build_service(serve_config(financial_dsn, conversation_store=financial_dsn, pool_size=4))
     try:
         store = service.store()
@@ -395,11 +397,14 @@ def test_conversation_store_connections_are_per_request_and_replaced_when_killed
             t.join()
         assert [len(store.list_prompts(c)) for c in cids] == [3] * 6
         assert 1 < len(service._spare_stores) <= len(cids)  # side by side, at most one per thread
-        with psycopg.connect(financial_dsn, autocommit=True) as admin:
-            admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+        spare = len(service._spare_stores)
+        for _ in range(3):  # a 404 gives its store back
+            with pytest.raises(ConversationNotFound):
+                service.ask({"question": FAST_QUESTION, "conversation_id": "no-such-conversation"})
+        assert len(service._spare_stores) == spare
+        pids = [st.conn.info.backend_pid for st in service._spare_stores]
+        with psycopg.connect(financial_dsn, autocommit=True) as admin:  # an admin kills them all
+            admin.execute("SELECT pg_terminate_backend(p) FROM unnest(%s::int[]) p", (pids,))
         outcomes = []
         for _ in range(6):
             try:

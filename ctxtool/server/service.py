@@ -230,19 +230,22 @@ class Service:
             from ctxtool.conversations.store import open_store
 
             store = open_store(self._store_ref, auto_purge=False)
+        dead: list[Any] = []
         try:
             yield store
         except DatabaseError:  # its database went away: so did the others' connections, likely
             with self._store_lock:
-                dead, self._spare_stores = self._spare_stores, []
-            for other in (store, *dead):
-                other.close()
+                dead, self._spare_stores = [store, *self._spare_stores], []
             raise
-        with self._store_lock:
-            if self._store is not None:
-                self._spare_stores.append(store)
-                return
-        store.close()
+        finally:  # given back after a 404 or a bad request too
+            if not dead:
+                with self._store_lock:
+                    if self._store is not None:
+                        self._spare_stores.append(store)
+                    else:  # the service was closed meanwhile
+                        dead = [store]
+            for other in dead:
+                other.close()
 
     def _runner(self, rt: Runtime, session: str | None, conversation_id: str | None) -> _Runner:
         """The runner of ``session``, else of the named conversation (least recently used first out)."""
