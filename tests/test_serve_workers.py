@@ -188,3 +188,22 @@ def test_every_worker_follows_the_shared_postgresql_set_store(financial_dsn, tmp
         assert health["content_hash"] == v1.content_hash and health["templates"] == 38
     finally:
         server.stop()
+
+
+def test_one_worker_drains_on_sigterm_too(financial_dsn, tmp_path):
+    server = Served(
+        "--context", str(slow_set(tmp_path / "slow.json")), "--dsn", financial_dsn, "--no-llm", "--quiet"
+    )
+    try:
+        slow: dict = {}
+        thread = threading.Thread(
+            target=lambda: slow.update(reply=call(server.url + "/ask", {"question": SLOW_QUESTION}))
+        )
+        thread.start()
+        time.sleep(0.5)
+        server.proc.send_signal(signal.SIGTERM)
+        thread.join(timeout=30)
+        assert slow["reply"][0] == 200 and slow["reply"][1]["status"] == "answered", slow
+        assert server.proc.wait(timeout=30) == 0, server.lines
+    finally:
+        server.stop()

@@ -13,12 +13,15 @@ Workers are started fresh (spawned), so the configuration travels to them in the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from importlib import import_module
 from typing import Any
@@ -226,9 +229,9 @@ def run(
         else:  # each worker listens on its own socket: say so once the first one does
             threading.Thread(target=_say_when_listening, args=(h, p, banner), daemon=True).start()
         if workers == 1:
-            uvicorn.Server(uvicorn_config(app, quiet=config.quiet, drain_timeout=drain_timeout)).run(
-                sockets=[sock]
-            )
+            server = uvicorn.Server(uvicorn_config(app, quiet=config.quiet, drain_timeout=drain_timeout))
+            with _drained_sigterm_exits_0():
+                server.run(sockets=[sock])
         else:
             from uvicorn.supervisors import Multiprocess
 
@@ -261,3 +264,17 @@ def _say_when_listening(host: str, port: int, text: str, seconds: float = 300) -
             continue
         _say(text)
         return
+
+
+@contextlib.contextmanager
+def _drained_sigterm_exits_0() -> Iterator[None]:
+    """uvicorn drains on SIGTERM, then raises the signal again once it restored the handler it found:
+    make that handler a no-op, so a drained server ends with 0, as under the worker supervisor."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
