@@ -6,8 +6,6 @@ import json
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from ctxtool.server.http import make_server
 from ctxtool.server.openapi import document
 from ctxtool.server.service import Service
 from tests.rt_support import RUNTIME_SET
+from tests.serve_support import call
 
 pytestmark = pytest.mark.postgres
 
@@ -31,16 +30,7 @@ def http_server(financial_runtime):
 
 
 def _call(url: str, body: object | None = None, token: str | None = "s3cret") -> tuple[int, dict]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method="POST" if data is not None else "GET")
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+    return call(url, body, token, timeout=10)
 
 
 def test_http_api(http_server):
@@ -74,7 +64,7 @@ def test_http_errors(http_server):
 def test_openapi_document_is_served_and_stored(http_server):
     status, doc = _call(http_server + "/openapi.json", token=None)
     assert status == 200 and doc["openapi"].startswith("3.1")
-    assert {"/ask", "/query", "/templates", "/schema", "/health"} <= set(doc["paths"])
+    assert {"/ask", "/query", "/templates", "/schema", "/health", "/ready"} <= set(doc["paths"])
     for route in ("/ask", "/query"):
         post = doc["paths"][route]["post"]
         body = post["requestBody"]["content"]["application/json"]["schema"]["properties"]
@@ -245,6 +235,15 @@ def test_http_sessions_keep_their_own_memory_and_store_nothing(conversation_serv
     _frequency_breakdown(url, first, follow)
     assert follow["conversation"]["memory"] == "session" and follow["conversation"]["session"] == "alice"
     assert store.list_conversations() == []  # session memory is never stored
+
+
+def test_http_ready_checks_the_database_and_the_conversation_store(conversation_server):
+    url, store = conversation_server
+    status, ready = _call(url + "/ready", token=None)
+    assert status == 200 and ready["status"] == "ready"
+    assert ready["checks"]["database"]["ok"] and ready["checks"]["conversation_store"]["ok"]
+    status, health = _call(url + "/health", token=None)
+    assert health["set"] == RUNTIME_SET and health["version"] is None and health["pid"] > 0
 
 
 def test_http_unknown_conversation_is_a_404(conversation_server):

@@ -66,7 +66,11 @@ def make_runtime(
     *,
     need_dsn: bool = True,
     conversation: bool = False,
+    connector: Any = None,
+    contextset: Any = None,
 ):
+    """The Runtime the options describe. ``connector`` (e.g. a pool) replaces opening ``dsn``;
+    ``contextset`` (e.g. an already loaded published version) replaces loading the named set."""
     from ctxtool.runtime import Runtime
 
     if bool(set_ref) == bool(context_file):
@@ -74,8 +78,9 @@ def make_runtime(
     if need_dsn and not dsn:
         raise InputError("give the database with --dsn DSN (or $CTXTOOL_DSN)")
     return Runtime(
-        context_file or set_ref,
-        dsn=dsn,
+        contextset if contextset is not None else context_file or set_ref,
+        dsn=None if connector is not None else dsn,
+        connector=connector,
         dialect=dialect,
         store=store,
         threshold=threshold,  # None: the default of the confidence mode

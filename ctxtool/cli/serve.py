@@ -1,10 +1,13 @@
-"""`ctxtool serve`: the HTTP JSON API (default) or an MCP server over stdio (`--mcp`)."""
+"""`ctxtool serve`: the HTTP JSON API (default; `--workers N` processes) or an MCP server over stdio
+(`--mcp`). Both answer on pooled read-only database sessions and follow a published set (`--set
+NAME`) to its newest version without a restart."""
 
 from __future__ import annotations
 
 import click
 
-from ctxtool.cli._runtime_opts import make_runtime, runtime_options
+from ctxtool.cli._runtime_opts import runtime_options
+from ctxtool.errors import InputError
 
 
 @click.command("serve")
@@ -28,6 +31,42 @@ from ctxtool.cli._runtime_opts import make_runtime, runtime_options
     "$CTXTOOL_CONVERSATIONS_DSN or the data directory).",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Server processes (a dead one is replaced; SIGTERM lets in-flight requests finish).",
+)
+@click.option(
+    "--pool-size",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Database sessions per worker (and request threads: a slow query holds one of them).",
+)
+@click.option(
+    "--pool-timeout",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds a request waits for a free database session before it fails.",
+)
+@click.option(
+    "--reload-interval",
+    type=click.FloatRange(min=0),
+    default=2.0,
+    show_default=True,
+    help="With --set NAME: seconds between looks for a newly published version (0: never reload).",
+)
+@click.option(
+    "--drain-timeout",
+    type=click.FloatRange(min=0),
+    default=30.0,
+    show_default=True,
+    help="Seconds in-flight requests get to finish on SIGTERM / Ctrl-C.",
+)
+@click.option("--quiet", is_flag=True, help="No access log.")
+@click.option(
     "--write-openapi", metavar="FILE", default=None, help="Write the OpenAPI document to FILE and exit."
 )
 def command(
@@ -37,6 +76,12 @@ def command(
     mcp: bool,
     session_memory: bool,
     conversation_store: str | None,
+    workers: int,
+    pool_size: int,
+    pool_timeout: float,
+    reload_interval: float,
+    drain_timeout: float,
+    quiet: bool,
     write_openapi: str | None,
     **opts,
 ) -> None:
@@ -49,22 +94,32 @@ def command(
         dump_json(write_openapi, document())
         click.echo(f"wrote {write_openapi}")
         return
-    from ctxtool.server.service import Service
+    from ctxtool.server.workers import ServeConfig, build_service, check_database, close_service, run
 
-    with make_runtime(**opts, conversation=session_memory) as rt:
-        import gc
+    config = ServeConfig(
+        runtime=opts,
+        session_memory=session_memory,
+        conversation_store=conversation_store,
+        token=token,
+        pool_size=pool_size,
+        pool_timeout=pool_timeout,
+        reload_interval=reload_interval,
+        quiet=quiet,
+    )
+    if not opts.get("dsn"):
+        raise InputError("give the database with --dsn DSN (or $CTXTOOL_DSN)")
+    check_database(config)
+    if not mcp:
+        run(config, host, port, workers=workers, drain_timeout=drain_timeout)
+        return
+    if workers > 1:
+        raise InputError("--workers applies to the HTTP server; an MCP client starts one --mcp process")
+    from ctxtool.server.mcp import serve_mcp
 
-        gc.collect()
-        gc.freeze()  # the compiled set lives as long as the server: keep it out of every GC pass
-        service = Service(rt, conversation_store=conversation_store)
-        try:
-            if mcp:
-                from ctxtool.server.mcp import serve_mcp
-
-                serve_mcp(service)
-            else:
-                from ctxtool.server.http import serve_http
-
-                serve_http(service, host, port, token=token)
-        finally:
-            service.close()
+    service = build_service(config)
+    try:
+        if service.follower is not None:
+            service.follower.start()
+        serve_mcp(service)
+    finally:
+        close_service(service)

@@ -111,7 +111,10 @@ class PostgresConnector(Connector):
         statement_timeout: float = DEFAULT_STATEMENT_TIMEOUT,
         row_cap: int = DEFAULT_ROW_CAP,
         connect_timeout: float = 10.0,
+        connection: Any = None,
     ) -> None:
+        """``connection``: an open autocommit psycopg connection (a pool's, made with
+        :func:`connect_kwargs`) to set up as this session instead of connecting."""
         super().__init__(statement_timeout=statement_timeout, row_cap=row_cap)
         import psycopg
 
@@ -121,13 +124,7 @@ class PostgresConnector(Connector):
         self._database: str | None = None
         self._plan_counter = 0
         try:
-            self.conn = psycopg.connect(
-                dsn.libpq(),
-                autocommit=True,
-                connect_timeout=max(1, int(connect_timeout)),
-                application_name="ctxtool",
-                prepare_threshold=_prepare_threshold(dsn),
-            )
+            self.conn = connection or psycopg.connect(dsn.libpq(), **connect_kwargs(dsn, connect_timeout))
         except psycopg.Error as exc:
             raise connect_error(exc, dsn) from None
         self.round_trips += 1
@@ -737,6 +734,16 @@ def _numbered_only(sql: str, found: Sequence[Any]) -> str:
             last = p.end
     parts.append(sql[last:])
     return "".join(parts)
+
+
+def connect_kwargs(dsn: DSN, connect_timeout: float = 10.0) -> dict[str, Any]:
+    """psycopg.connect() options of a session (a connection pool opens its connections with them)."""
+    return {
+        "autocommit": True,
+        "connect_timeout": max(1, int(connect_timeout)),
+        "application_name": "ctxtool",
+        "prepare_threshold": _prepare_threshold(dsn),
+    }
 
 
 def _prepare_threshold(dsn: DSN) -> int | None:

@@ -453,6 +453,8 @@ class ConversationRunner:
         try:
             result = connector.query(ans.sql, ans.params, max_rows=getattr(self.runtime, "row_cap", 1000))
         except DatabaseError as exc:
+            if getattr(exc, "transient", False):  # no database session just now: no answer, try again
+                raise
             ans.status = "error"
             ans.error = str(exc)
             ans.text = f"The query failed: {exc}"

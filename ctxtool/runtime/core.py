@@ -9,6 +9,7 @@ no template covers go to the model, whose SQL must be one read-only SELECT over 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -119,7 +120,7 @@ class Runtime:
         self.row_cap = row_cap
         self.object_list = {o.lower().split(".")[-1] for o in object_list} if object_list else None
         self._snapshot = snapshot
-        self._surface: dict[str, str] = {}
+        self._local = threading.local()  # the question being answered, per thread (servers share a runtime)
         self._llm = llm
         self._use_llm = use_llm
         self.templates: list[Compiled] = [
@@ -245,13 +246,19 @@ class Runtime:
         return self._session_runner
 
     # -- understanding ----------------------------------------------------------------------------
+    @property
+    def _surface(self) -> dict[str, str]:
+        """Normalized token -> the word as the user wrote it (for explanations), of this thread's question."""
+        return getattr(self._local, "surface", {})
+
     def understand(self, question: str) -> tuple[list[Entity], list[Candidate], list[dict[str, Any]]]:
         """The question's values, the ranked candidates and the linked values (no SQL run)."""
         # normalized token -> the word as the user wrote it (for explanations)
-        self._surface = {}
+        surface: dict[str, str] = {}
         for tok in tokenize(question):
             for norm in content_tokens(tok.text):
-                self._surface.setdefault(norm, tok.text)
+                surface.setdefault(norm, tok.text)
+        self._local.surface = surface
         literals = find_literals(question)
         links = self.linker.link(question, literals)
         entities = entities_of(literals, links)
@@ -417,6 +424,8 @@ class Runtime:
         try:
             result = self.connector.query(ans.sql, ans.params, max_rows=self.row_cap)
         except DatabaseError as exc:
+            if getattr(exc, "transient", False):  # no database session just now: no answer, try again
+                raise
             ans.status = "error"
             ans.error = str(exc)
             ans.text = f"The query failed: {exc}"

@@ -13,6 +13,7 @@ as alternatives for disambiguation.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -126,19 +127,29 @@ class ValueLinker:
         self.connector = connector
         self.vocabulary = set(vocabulary)
         self.max_distance = max_distance
-        self.warnings: list[str] = []
+        self._local = threading.local()  # warnings of the question being linked, per thread
         self._disabled: set[int] = set()
         self._cache: dict[tuple[int, str], list[LinkedValue]] = {}
         self._cache_size = cache_size
 
+    @property
+    def warnings(self) -> list[str]:
+        """This thread's warnings since the caller last cleared them (servers link on many threads)."""
+        if not hasattr(self._local, "warnings"):
+            self._local.warnings = []
+        return self._local.warnings
+
     def _search(self, index: int, phrase: str) -> list[LinkedValue]:
         key = (index, phrase.lower())
-        if key in self._cache:
-            return self._cache[key]
+        cached = self._cache.get(key)  # one lookup: another thread may clear the cache meanwhile
+        if cached is not None:
+            return cached
         vs = self.value_searches[index]
         try:
             result = self.connector.query(vs["query"], {"value": phrase})  # the session row cap
         except CtxtoolError as exc:
+            if getattr(exc, "transient", False):  # no database session just now: not the search's fault
+                raise
             self._disabled.add(index)
             self.warnings.append(
                 f"value search #{index} ({vs.get('concept_type', '?')}) failed and is skipped: {exc}"

@@ -29,6 +29,44 @@ SESSION = {
 }
 
 
+HEALTH = {
+    "type": "object",
+    "properties": {
+        "status": {"const": "ok"},
+        "set": {"type": "string", "description": "NAME@VERSION or the file served"},
+        "version": {"type": ["integer", "null"], "description": "The published version served"},
+        "content_hash": {"type": ["string", "null"]},
+        "dialect": {"type": "string"},
+        "templates": {"type": "integer"},
+        "facets": {"type": "integer"},
+        "value_searches": {"type": "integer"},
+        "database": {"type": "boolean"},
+        "pid": {"type": "integer", "description": "The worker process that answered"},
+        "follow": {"type": "object", "description": "With --set NAME: the last look at the set store"},
+        "pool": {"type": "object", "description": "Database sessions: size, open, idle"},
+    },
+}
+READY = {
+    "type": "object",
+    "properties": {
+        "status": {"enum": ["ready", "not ready"]},
+        "set": {"type": "string"},
+        "checks": {
+            "type": "object",
+            "description": "database, conversation_store and (with --set NAME) set_store",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "ok": {"type": "boolean"},
+                    "error": {"type": "string"},
+                    "ms": {"type": "number"},
+                },
+            },
+        },
+    },
+}
+
+
 def document() -> dict[str, Any]:
     ask_body = {
         "type": "object",
@@ -133,9 +171,20 @@ def document() -> dict[str, Any]:
         "paths": {
             "/health": {
                 "get": {
-                    "summary": "Liveness and which set is served",
+                    "summary": "Liveness and which set is served (no token needed)",
                     "operationId": "health",
-                    "responses": {"200": _json({"type": "object"})},
+                    "responses": {"200": _json(HEALTH)},
+                }
+            },
+            "/ready": {
+                "get": {
+                    "summary": "Readiness: the database, the conversation store and the set store answer "
+                    "(no token needed)",
+                    "operationId": "ready",
+                    "responses": {
+                        "200": _json(READY, "Ready to answer"),
+                        "503": _json(READY, "Not ready: see the failed checks"),
+                    },
                 }
             },
             "/ask": {
@@ -148,6 +197,7 @@ def document() -> dict[str, Any]:
                         "400": _json(ERROR, "Bad request"),
                         "401": _json(ERROR, "Missing or wrong bearer token"),
                         "404": _json(ERROR, "No conversation with that conversation_id"),
+                        "503": _json(ERROR, "The database does not answer (or no session is free)"),
                     },
                 }
             },
@@ -175,6 +225,7 @@ def document() -> dict[str, Any]:
                         "200": _json({"$ref": "#/components/schemas/Answer"}),
                         "400": _json(ERROR, "Bad request"),
                         "404": _json(ERROR, "No conversation with that conversation_id"),
+                        "503": _json(ERROR, "The database does not answer (or no session is free)"),
                     },
                 }
             },

@@ -3,52 +3,151 @@
 A request may name a conversation: ``conversation_id`` (a named, stored conversation: its history
 resolves follow-ups and the prompt is stored) and/or ``session`` (an API session: with no named
 conversation, the session's memory of its last 10 prompts is used, never stored). Each session key
-has its own :class:`ctxtool.conversations.ConversationRunner`; prompts are recorded with the client
-identifier "ctxtool serve" and the client's IP address.
+(and each named conversation asked without a session) has its own
+:class:`ctxtool.conversations.ConversationRunner`; prompts are recorded with the client identifier
+"ctxtool serve" and the client's IP address.
 
-The runtime's database session is not thread-safe, so requests take turns on it (one lock).
+Requests run side by side on several threads. The compiled set is shared read-only; each request
+reads the served runtime once (a hot reload swaps it in one assignment, so a request sees one
+version throughout); the database statements run on pooled sessions
+(:class:`ctxtool.connectors.pool.PooledConnector`). What must stay in order is ordered by its own
+lock: the turns of one session or conversation, and the shared session memory of ``--session-memory``.
+A runtime on one plain connector (not thread-safe) still has its requests take turns on it.
 """
 
 from __future__ import annotations
 
+import os
 import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from ctxtool.errors import InputError
+from ctxtool.errors import DatabaseError, InputError
 from ctxtool.runtime import ACTIONS, AskContext, Runtime
 
 CLIENT_IDENTIFIER = "ctxtool serve"
 MAX_SESSIONS = 1000  # the least recently used session memories are dropped beyond this
+READY_TIMEOUT = 2.0  # seconds each readiness check may take
+
+
+class _Runner:
+    """A conversation runner and the lock that keeps its turns in order."""
+
+    __slots__ = ("runner", "lock")
+
+    def __init__(self, runner: Any) -> None:
+        self.runner = runner
+        self.lock = threading.Lock()
 
 
 class Service:
-    def __init__(self, runtime: Runtime, *, conversation_store: Any = None) -> None:
+    def __init__(self, runtime: Runtime, *, conversation_store: Any = None, set_version: Any = None) -> None:
         """``conversation_store``: an open ``ConversationStore``, or a DSN / SQLite path, or None for
-        the default store (opened when a request first names a conversation)."""
-        self.runtime = runtime
-        self._lock = threading.Lock()
+        the default store (opened when a request first names a conversation). ``set_version``: the
+        published :class:`ctxtool.store.SetVersion` the runtime answers from (shown by /health)."""
+        self._served: tuple[Runtime, Any] = (runtime, set_version)
+        self._one_session = threading.Lock()  # only for a runtime on a connector that is not thread-safe
+        self._profile_memory = threading.Lock()  # the runtime's own session memory (--session-memory)
         self._store_ref = conversation_store
         self._store: Any = None
+        self._store_lock = threading.Lock()
         self._own_store = False
-        self._runners: dict[str, Any] = {}  # session key ("" without one) -> ConversationRunner
+        self._spare_stores: list[Any] = []  # conversation stores between two requests
+        self._runners: OrderedDict[str, _Runner] = OrderedDict()  # session key -> runner, LRU last
+        self._runners_lock = threading.Lock()
+        self.follower: Any = None  # a ctxtool.server.follow.SetFollower when the server follows the store
+        self.started = time.time()
+
+    @property
+    def runtime(self) -> Runtime:
+        """The runtime answering now (read it once per request)."""
+        return self._served[0]
+
+    def swap(self, runtime: Runtime, set_version: Any = None) -> None:
+        """Serve ``runtime`` from the next request on (one assignment: requests in flight keep theirs)."""
+        self._served = (runtime, set_version)
 
     def close(self) -> None:
-        if self._own_store and self._store is not None:
-            self._store.close()
-        self._store = None
+        if self.follower is not None:
+            self.follower.stop()
+        with self._store_lock:
+            spare, self._spare_stores = self._spare_stores, []
+            primary, self._store = self._store, None
+        for store in spare:
+            store.close()
+        if self._own_store and primary is not None:
+            primary.close()
+
+    def _turns(self, rt: Runtime) -> Any:
+        """The lock a request on ``rt`` takes around its database work: none on a pooled connector."""
+        connector = rt.connector
+        return (
+            nullcontext()
+            if connector is None or getattr(connector, "thread_safe", False)
+            else self._one_session
+        )
 
     def health(self) -> dict[str, Any]:
-        rt = self.runtime
-        return {
+        rt, version = self._served
+        out = {
             "status": "ok",
             "set": rt.ref,
+            "version": getattr(version, "version", None),
+            "content_hash": getattr(version, "content_hash", None),
             "dialect": rt.dialect,
             "templates": len(rt.templates),
             "facets": len(rt.facets),
             "value_searches": len(rt.linker.value_searches),
             "database": rt.connector is not None,
             "session_memory": bool(getattr(rt, "conversation", False)),
+            "pid": os.getpid(),
+            "uptime_s": round(time.time() - self.started, 1),
         }
+        if self.follower is not None:
+            out["follow"] = self.follower.status()
+        stats = getattr(rt.connector, "stats", None)
+        if callable(stats):
+            out["pool"] = stats()
+        return out
+
+    def ready(self) -> tuple[bool, dict[str, Any]]:
+        """Whether this server can answer: the database, the conversation store and the set store
+        respond. ``(ready, {"set": ..., "checks": {name: {"ok": bool, "error"?: str}}})``."""
+        rt, _ = self._served
+        checks: dict[str, dict[str, Any]] = {}
+
+        def check(name: str, probe: Any) -> None:
+            t = time.perf_counter()
+            try:
+                probe()
+                checks[name] = {"ok": True}
+            except Exception as exc:  # noqa: BLE001 - readiness reports every failure, never raises
+                text = str(exc).strip().splitlines()
+                checks[name] = {"ok": False, "error": text[0] if text else type(exc).__name__}
+            checks[name]["ms"] = round((time.perf_counter() - t) * 1000, 1)
+
+        if rt.connector is not None:
+            connector = rt.connector
+            ping = getattr(connector, "ping", None)
+            if callable(ping):
+                check("database", lambda: ping(READY_TIMEOUT))
+            else:
+                with self._turns(rt):
+                    check("database", lambda: connector.query("SELECT 1"))
+
+        def conversation_store() -> None:
+            with self._leased_store(True) as store:
+                store.get_current("ctxtool-ready-probe")
+
+        check("conversation_store", conversation_store)
+        if self.follower is not None:
+            error = self.follower.error
+            checks["set_store"] = {"ok": error is None, **({"error": error} if error else {})}
+        ok = all(c["ok"] for c in checks.values())
+        return ok, {"status": "ready" if ok else "not ready", "set": rt.ref, "checks": checks}
 
     def ask(self, body: Any, *, client_ip: str | None = None) -> dict[str, Any]:
         if not isinstance(body, dict):
@@ -69,9 +168,10 @@ class Service:
                 "give either 'history' or a conversation ('conversation_id' / 'session'), not both: "
                 "a conversation keeps its own history"
             )
-        with self._lock:
+        rt = self.runtime  # this request's version, whatever a reload does meanwhile
+        with self._turns(rt):
             if conversation_id or session:
-                ans = self._ask_in_conversation(question, action, conversation_id, session, client_ip)
+                ans = self._ask_in_conversation(rt, question, action, conversation_id, session, client_ip)
                 out = ans.to_dict()
                 out["conversation"] = {
                     "conversation_id": conversation_id,
@@ -80,55 +180,109 @@ class Service:
                 }
                 return out
             context = AskContext(history=[h for h in history if isinstance(h, dict)]) if history else None
-            return self.runtime.ask(question, action=action, context=context).to_dict()
+            memory = self._profile_memory if rt.conversation and context is None else nullcontext()
+            with memory:  # one shared session memory: its turns are taken in order
+                return rt.ask(question, action=action, context=context).to_dict()
 
     def _ask_in_conversation(
         self,
+        rt: Runtime,
         question: str,
         action: str,
         conversation_id: str | None,
         session: str | None,
         client_ip: str | None,
     ) -> Any:
-        runner = self._runner(session)
-        if conversation_id:
-            store = self.store()
-            store.get_conversation(conversation_id, count=False)  # ConversationNotFound -> 404
-            runner.store = store
-        runner.client_ip = client_ip
-        return runner.ask(question, action, conversation_id=conversation_id)
+        entry = self._runner(rt, session, conversation_id)
+        with self._leased_store(bool(conversation_id) or self._store is not None) as store:
+            if conversation_id:
+                store.get_conversation(conversation_id, count=False)  # ConversationNotFound -> 404
+            with entry.lock:  # one turn at a time per session / conversation; others run meanwhile
+                runner = entry.runner
+                if runner.runtime is not rt:  # a new version was published: its memory starts afresh
+                    runner.runtime = rt
+                    runner.profile = rt.ref
+                runner.client_ip = client_ip
+                if store is None:
+                    return runner.ask(question, action, conversation_id=conversation_id)
+                runner.store = store
+                try:
+                    return runner.ask(question, action, conversation_id=conversation_id)
+                finally:
+                    runner.store = self._store
 
-    def _runner(self, session: str | None) -> Any:
-        """The conversation runner of ``session`` (one per session key; least recently used first out)."""
+    @contextmanager
+    def _leased_store(self, needed: bool) -> Iterator[Any]:
+        """The conversation store for one request. A store the service opened itself (from a DSN or
+        a path) has one connection, so requests get one each from a small stock of them, opened on
+        demand (at most one per request thread) and dropped when their database connection failed:
+        conversations are written side by side and a restarted store database is reconnected."""
+        if not needed:
+            yield None
+            return
+        primary = self.store()
+        if not self._own_store:
+            yield primary
+            return
+        with self._store_lock:
+            store = self._spare_stores.pop() if self._spare_stores else None
+        if store is None:
+            from ctxtool.conversations.store import open_store
+
+            store = open_store(self._store_ref, auto_purge=False)
+        dead: list[Any] = []
+        try:
+            yield store
+        except DatabaseError:  # its database went away: so did the others' connections, likely
+            with self._store_lock:
+                dead, self._spare_stores = [store, *self._spare_stores], []
+            raise
+        finally:  # given back after a 404 or a bad request too
+            if not dead:
+                with self._store_lock:
+                    if self._store is not None:
+                        self._spare_stores.append(store)
+                    else:  # the service was closed meanwhile
+                        dead = [store]
+            for other in dead:
+                other.close()
+
+    def _runner(self, rt: Runtime, session: str | None, conversation_id: str | None) -> _Runner:
+        """The runner of ``session``, else of the named conversation (least recently used first out)."""
         from ctxtool.conversations.runner import ConversationRunner
 
-        key = session or ""
-        runner = self._runners.pop(key, None)
-        if runner is None:
-            runner = ConversationRunner(
-                self.runtime,
-                store=self._store,
-                profile=self.runtime.ref,
-                session_conversation=bool(session),  # session memory only for a named API session
-                session_key=session,
-                client_identifier=CLIENT_IDENTIFIER,
-            )
-            if len(self._runners) >= MAX_SESSIONS:
-                self._runners.pop(next(iter(self._runners)))
-        self._runners[key] = runner  # most recently used last
-        return runner
+        key = f"s:{session}" if session else f"c:{conversation_id}"
+        with self._runners_lock:
+            entry = self._runners.pop(key, None)
+            if entry is None:
+                entry = _Runner(
+                    ConversationRunner(
+                        rt,
+                        store=self._store,
+                        profile=rt.ref,
+                        session_conversation=bool(session),  # session memory only for a named API session
+                        session_key=session,
+                        client_identifier=CLIENT_IDENTIFIER,
+                    )
+                )
+                if len(self._runners) >= MAX_SESSIONS:
+                    self._runners.popitem(last=False)
+            self._runners[key] = entry  # most recently used last
+            return entry
 
     def store(self) -> Any:
-        """The conversation store (opened on first use)."""
+        """The conversation store (opened on first use; stores lock their own connection)."""
         if self._store is None:
-            ref = self._store_ref
-            if ref is not None and not isinstance(ref, str):
-                self._store = ref
-            else:
-                from ctxtool.conversations.store import open_store
+            with self._store_lock:
+                if self._store is None:
+                    ref = self._store_ref
+                    if ref is not None and not isinstance(ref, str):
+                        self._store = ref
+                    else:
+                        from ctxtool.conversations.store import open_store
 
-                self._store = open_store(ref)
-                self._own_store = True
+                        self._store = open_store(ref)
+                        self._own_store = True
         return self._store
 
     def query(self, body: Any, *, client_ip: str | None = None) -> dict[str, Any]:
@@ -140,8 +294,9 @@ class Service:
         return {"templates": self.runtime.list_templates()}
 
     def schema(self) -> dict[str, Any]:
-        with self._lock:
-            return self.runtime.describe_schema()
+        rt = self.runtime
+        with self._turns(rt):
+            return rt.describe_schema()
 
 
 def _optional_text(body: dict[str, Any], key: str) -> str | None:

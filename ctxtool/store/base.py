@@ -259,6 +259,22 @@ class Store(ABC):
             raise self._unknown(name)
         return rows
 
+    def head(self, name: str) -> SetVersion:
+        """The latest version of ``name`` without its content: one indexed row, cheap enough for a
+        server to poll (a publish or a rollback changes its number)."""
+        cur = self._connect().cursor()
+        cur.execute(
+            self._sql(
+                f"SELECT {self._COLUMNS} FROM ctx_set_versions WHERE name = ? ORDER BY version DESC LIMIT 1"
+            ),
+            (name,),
+        )
+        row = cur.fetchone()
+        self._end_read()
+        if row is None:
+            raise self._unknown(name)
+        return self._row(row)
+
     def get(self, name: str, version: int | None = None) -> SetVersion:
         """A version of ``name`` with its content (the latest when ``version`` is None)."""
         cur = self._connect().cursor()
