@@ -207,3 +207,29 @@ def test_one_worker_drains_on_sigterm_too(financial_dsn, tmp_path):
         assert server.proc.wait(timeout=30) == 0, server.lines
     finally:
         server.stop()
+
+
+def test_mcp_over_http_beside_the_api_with_the_same_token(financial_dsn):
+    """`serve --token` also answers MCP (streamable HTTP) at /mcp in every worker: the runtime tools of
+    the served set, behind the API's bearer token; driven by the MCP Python SDK's HTTP client."""
+    from tests.mcp_client import http
+    from tests.rt_support import RUNTIME_SET
+
+    token = "team-token"
+    server = Served(
+        "--workers", "2", "--context", str(ROOT / RUNTIME_SET), "--dsn", financial_dsn, "--no-llm",
+        "--token", token, "--quiet",
+    )  # fmt: skip
+    try:
+        assert call(server.url + "/mcp", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})[0] == 401
+        assert call(server.url + "/ask", {"question": FAST_QUESTION}, token=token)[0] == 200
+        for _ in range(3):  # new connections land on either worker
+            with http(server.url + "/mcp", token) as client:
+                assert {"ask", "query_data", "list_templates", "describe_schema"} == set(client.tools())
+                answer = client.ok("ask", {"question": "How many gold cards were issued?"})
+                assert answer["status"] == "answered" and answer["params"] == ["gold"]
+        with pytest.raises(BaseException):  # noqa: B017 - the SDK raises its transport error in a group
+            with http(server.url + "/mcp", "wrong") as client:
+                client.tools()
+    finally:
+        server.stop()

@@ -105,6 +105,8 @@ def command(
         pool_timeout=pool_timeout,
         reload_interval=reload_interval,
         quiet=quiet,
+        # MCP over streamable HTTP beside the API, behind the same bearer token (never without one)
+        mounts={"/mcp": "ctxtool.server.mcp:http_app"} if token and not mcp else {},
     )
     if not opts.get("dsn"):
         raise InputError("give the database with --dsn DSN (or $CTXTOOL_DSN)")

@@ -30,9 +30,10 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 class McpApp:
     """The ASGI app: bearer check, then the SDK's streamable HTTP session manager."""
 
-    def __init__(self, manager: Any, token: str) -> None:
+    def __init__(self, manager: Any, token: str | None) -> None:
         self.manager = manager
-        self._expected = f"Bearer {token}".encode()
+        # None: the host application checks the token (``ctxtool serve`` mounts it so)
+        self._expected = f"Bearer {token}".encode() if token else None
         self._running = False
 
     @contextlib.asynccontextmanager
@@ -52,7 +53,9 @@ class McpApp:
         if scope["type"] != "http":
             return
         headers = dict(scope.get("headers") or [])
-        if not hmac.compare_digest(headers.get(b"authorization", b""), self._expected):
+        if self._expected is not None and not hmac.compare_digest(
+            headers.get(b"authorization", b""), self._expected
+        ):
             await _send_json(send, 401, {"error": {"code": 401, "message": "missing or wrong bearer token"}})
             return
         if not self._running:
@@ -86,21 +89,23 @@ async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
 
 def asgi_app(
     *,
-    token: str,
+    token: str | None,
     defaults: Defaults | None = None,
     tools: dict[str, Tool] | None = None,
-    host: str = "127.0.0.1",
+    host: str | None = "127.0.0.1",
+    checked_by_host: bool = False,
 ) -> McpApp:
     """The MCP endpoint as an ASGI app requiring ``Authorization: Bearer <token>``. ``tools``: default
     every authoring and runtime tool; ``host``: the address it is reached at (loopback addresses turn
-    on the SDK's DNS-rebinding protection)."""
+    on the SDK's DNS-rebinding protection); ``checked_by_host``: the application it is mounted in
+    checks the token itself (``token`` may then be None)."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from mcp.server.transport_security import TransportSecuritySettings
 
     from ctxtool.errors import InputError
     from ctxtool.mcp.server import build_server, registry
 
-    if not token:
+    if not token and not checked_by_host:
         raise InputError("MCP over HTTP needs a bearer token: pass --token or set $CTXTOOL_SERVE_TOKEN")
     server = build_server(tools or registry(), defaults or Defaults(), serialize=False)
     security = None

@@ -162,6 +162,8 @@ def create_app(
                 router = getattr(sub, "router", None)
                 if router is not None and hasattr(router, "lifespan_context"):
                     await stack.enter_async_context(router.lifespan_context(sub))
+                elif callable(getattr(sub, "lifespan", None)):  # an app with a lifespan of its own (MCP)
+                    await stack.enter_async_context(sub.lifespan())
             if service.follower is not None:
                 service.follower.start()
             try:
