@@ -371,6 +371,18 @@ class Model:
                 return t
         return None
 
+    def table_weights(self) -> dict[str, float]:
+        """0..1 per table name: how central it is (rows, and the foreign keys that reach it), so
+        drafts about the main entities rank before those about lookup and link tables."""
+        import math
+
+        raw: dict[str, float] = {}
+        for t in self.tables:
+            degree = sum(1 for j in self.joins if j.parent is t or j.child is t)
+            raw[t.name] = math.log10(1 + max(t.rows or 0, 0)) + 0.5 * degree - (1.0 if t.is_link else 0.0)
+        top = max(raw.values(), default=0.0) or 1.0
+        return {k: max(v, 0.0) / top for k, v in raw.items()}
+
     def parents_of(self, table: Table) -> list[Join]:
         return [j for j in self.joins if j.child is table and j.parent is not table]
 

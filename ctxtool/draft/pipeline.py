@@ -14,6 +14,7 @@ from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.facets import draft_facets
 from ctxtool.draft.model import Model
 from ctxtool.draft.names import Glossary, Namer, load_glossary
+from ctxtool.draft.ranking import DEFAULT_MAX, cut, rank_drafts, same_wording
 from ctxtool.draft.templates import draft_templates
 from ctxtool.draft.workload import Workload, fingerprint, group_statements, read_log
 from ctxtool.errors import InputError
@@ -53,6 +54,11 @@ class DraftResult:
     coverage: Coverage | None = None
     llm_note: str | None = None
     already: int = 0  # drafts left out because the set being merged into has them
+    max_templates: int | None = None  # the --max the ranked drafts were cut at
+
+    @property
+    def left_out(self) -> list[Draft]:
+        return [d for d in self.drafts if d.status == "left out"]
 
     @property
     def kept(self) -> list[Draft]:
@@ -77,6 +83,9 @@ class DraftResult:
             "already_in_set": self.already,
             "dropped": [d.to_report() for d in self.dropped],
         }
+        if self.max_templates is not None:
+            out["max"] = self.max_templates
+            out["left_out"] = [d.to_report() for d in self.left_out]
         if self.workload is not None:
             out["workload"] = {
                 "statements": self.workload.statements,
@@ -163,6 +172,7 @@ def draft(
     llm: Any = None,
     existing: Sequence[dict[str, Any]] = (),
     schema_drafts: bool = True,
+    max_templates: int | None = DEFAULT_MAX,
     progress: Callable[[Draft], None] | None = None,
 ) -> DraftResult:
     """Draft ``kind`` ("templates" or "facets") for ``snapshot``; check everything; return the result.
@@ -171,7 +181,8 @@ def draft(
     lets drafts execute and samples values the profile lacks;
     ``workload`` is a log file or ``pg_stat_statements`` / ``performance_schema``; ``llm`` a
     :class:`ctxtool.llm.ChatClient` for more proposals and better wording; ``existing`` items (of the
-    set being merged into) count for coverage.
+    set being merged into) count for coverage. Templates are ranked by how likely they are asked
+    (:mod:`ctxtool.draft.ranking`), one per wording, and cut at ``max_templates`` (None: all).
     """
     if kind not in ("templates", "facets"):
         raise InputError(f"unknown draft kind {kind!r}: use templates or facets")
@@ -193,6 +204,7 @@ def draft(
             drafts.extend(draft_from_workload(model, wl))
         if schema_drafts:
             drafts.extend(draft_templates(model))
+        drafts = rank_drafts(drafts, model.table_weights())
     else:
         if workload:
             raise InputError("--workload drafts templates: use `ctxtool draft templates --workload ...`")
@@ -214,7 +226,11 @@ def draft(
         connector=connector,
         progress=progress,
     )
+    if kind == "templates":
+        same_wording(drafts)
+        cut(drafts, max_templates)
     result = DraftResult(kind, dialect, drafts, wl, llm_note=note, already=already)
+    result.max_templates = max_templates if kind == "templates" else None
     if wl is not None:
         result.coverage = coverage_of([*existing, *(d.item for d in result.kept)], wl, dialect)
     return result

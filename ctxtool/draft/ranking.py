@@ -1,0 +1,127 @@
+"""Which drafts a person sees first, which are the same question twice, and where ``--max`` cuts.
+
+A drafted set is reviewed by a person and served to a matcher that compares wordings: two templates
+whose questions say the same words (up to their values) can never be told apart, so only the better
+ranked one is kept. Ranking follows how likely a question is asked: what the workload ran (by how
+often it ran) first, then the schema families in the order a team curates them (counts and listings
+of the main entities, lookups by name, aggregates of real measures, breakdowns, top-N, relationships,
+then the rarer shapes), the bigger and better connected tables first within a family.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ctxtool.draft.drafts import Draft
+from ctxtool.runtime.text import content_tokens
+
+DEFAULT_MAX = 200  # templates kept by default: a set a person can still review in one sitting
+
+# How likely a family of schema drafts is asked (higher first); families not listed rank last.
+FAMILY_PRIOR: dict[str, float] = {
+    "count": 1.0,
+    "list-names": 0.97,
+    "list-column": 0.9,
+    "lookup": 0.9,
+    "lookup-column": 0.88,
+    "aggregate": 0.86,
+    "average": 0.85,
+    "total": 0.85,
+    "min-max": 0.84,
+    "breakdown": 0.83,
+    "count-where": 0.8,
+    "superlative": 0.8,
+    "join-top": 0.79,
+    "link-top": 0.79,
+    "top-n": 0.78,
+    "list-where": 0.77,
+    "list-threshold": 0.76,
+    "threshold": 0.75,
+    "distinct": 0.75,
+    "ordered": 0.74,
+    "join-list": 0.73,
+    "join-count": 0.72,
+    "most-category": 0.72,
+    "above-average": 0.7,
+    "without": 0.7,
+    "join-lookup": 0.68,
+    "link-lookup": 0.68,
+    "join-exists": 0.66,
+    "per-year": 0.65,
+    "per-month": 0.6,
+    "in-year": 0.6,
+    "average-by": 0.6,
+    "total-by": 0.6,
+    "join-breakdown": 0.55,
+    "join-count-where": 0.5,
+    "join-average-by": 0.5,
+    "join-total-by": 0.5,
+    "flag": 0.5,
+    "two-hop-breakdown": 0.4,
+    "two-hop-lookup": 0.35,
+}
+
+
+def family(d: Draft) -> str:
+    return d.origin.split(":", 1)[1] if ":" in d.origin else d.origin
+
+
+def rank_key(d: Draft, weight: dict[str, float]) -> tuple[float, ...]:
+    """Sort key (smaller first): workload drafts by frequency, then schema drafts by family prior and
+    the weight of their tables."""
+    if d.origin == "workload":
+        return (0.0, -float(d.frequency))
+    prior = FAMILY_PRIOR.get(family(d), 0.3)
+    tables = max((weight.get(t, 0.0) for t in d.tables), default=0.0) if d.tables else 0.0
+    return (1.0, -(prior + 0.1 * tables))
+
+
+def wording_key(d: Draft) -> tuple[str, ...] | None:
+    """The words a matcher compares (values and placeholders left out): equal keys cannot be told
+    apart by anyone reading the two questions."""
+    par = d.item.get("parameterized") if isinstance(d.item.get("parameterized"), dict) else {}
+    text = par.get("parameterized_intent") or d.text
+    if not text:
+        return None
+    slots = len(re.findall(r"\$\d+", text))
+    words = [w for w in content_tokens(text) if not w.startswith("$")]
+    return (*sorted(set(words)), f"#{slots}")
+
+
+def same_wording(drafts: Sequence[Draft]) -> None:
+    """Drop each kept template whose wording equals a better-ranked kept one (``drafts`` in rank order)."""
+    seen: dict[tuple[str, ...], Draft] = {}
+    for d in drafts:
+        if d.status != "kept" or d.kind != "templates":
+            continue
+        key = wording_key(d)
+        if key is None:
+            continue
+        first = seen.get(key)
+        if first is None:
+            seen[key] = d
+        else:
+            d.drop(f'asks the same as "{first.text}" (one wording, one template)')
+
+
+def rank_drafts(drafts: list[Draft], table_weight: dict[str, float]) -> list[Draft]:
+    """``drafts`` in rank order (a stable sort: drafting order breaks ties)."""
+    return sorted(drafts, key=lambda d: rank_key(d, table_weight))
+
+
+def cut(drafts: Sequence[Draft], limit: int | None) -> int:
+    """Leave out the kept drafts beyond ``limit`` (in rank order); returns how many were left out."""
+    if limit is None or limit < 0:
+        return 0
+    n = 0
+    left = 0
+    for d in drafts:
+        if d.status != "kept":
+            continue
+        n += 1
+        if n > limit:
+            d.status = "left out"
+            d.reason = f"beyond --max {limit} (rank {n})"
+            left += 1
+    return left
