@@ -410,7 +410,9 @@ def draft_set(
             data[kind] = result.items()
             report[kind] = len(result.kept)
         try:
-            recipes, _ = draft_value_searches(snap, server=server_from_connector(conn), connector=conn, as_is=True)
+            recipes, _ = draft_value_searches(
+                snap, server=server_from_connector(conn), connector=conn, as_is=True
+            )
             data, _, _ = merge(data, recipes)
         except CtxtoolError as exc:
             notes.append(f"{db_id}: draft values failed: {exc}")

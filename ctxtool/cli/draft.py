@@ -176,7 +176,7 @@ def _run(
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n")
     else:
         _print_report(result, report, executed=bool(dsn))
-    if result.drafts and not result.kept:
+    if result.dropped and not result.kept:
         raise click.exceptions.Exit(EXIT_FINDINGS)  # everything drafted failed its checks
 
 

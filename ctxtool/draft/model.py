@@ -95,18 +95,33 @@ class Column:
         d = self.distinct
         if d is None or d < 2:
             return False
-        if self.category == "text":
-            return d <= CATEGORICAL_MAX
         if self.category == "bool":
             return True
-        return d <= SMALL_NUMBER_MAX
+        if not self.repeats:  # every row its own value: a name or a measure, not a dimension
+            return False
+        if self.category == "text":
+            return d <= CATEGORICAL_MAX
+        return d <= SMALL_NUMBER_MAX and not self.is_fractional
+
+    @property
+    def repeats(self) -> bool:
+        """Whether values come back row after row (at most ~60% as many values as rows)."""
+        d, rows = self.distinct, self.table.rows
+        return d is None or not rows or rows <= 0 or d <= max(2, 0.6 * rows)
+
+    @property
+    def is_fractional(self) -> bool:
+        t = self.type.lower()
+        return any(w in t for w in ("double", "float", "real", "numeric", "decimal", "money"))
 
     @property
     def is_measure(self) -> bool:
         if self.id_like or self.is_audit or self.category != "number":
             return False
+        if re.search(r"(?:^|_)year(?:$|_)|^year", self.name, re.I):  # a year is a date, not an amount
+            return False
         d = self.distinct
-        return d is None or d > SMALL_NUMBER_MAX
+        return d is None or d >= 3
 
     @property
     def is_name(self) -> bool:

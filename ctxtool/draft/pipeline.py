@@ -212,6 +212,8 @@ def draft(
     unique = _dedupe(drafts, [], kind, dialect)
     drafts = _dedupe(unique, existing, kind, dialect)
     already = len(unique) - len(drafts)
+    new = {id(d) for d in drafts}
+    in_set = [d for d in unique if id(d) not in new]
     note = None
     if llm is not None:
         from ctxtool.draft.llm import improve
@@ -227,8 +229,13 @@ def draft(
         progress=progress,
     )
     if kind == "templates":
-        same_wording(drafts)
-        cut(drafts, max_templates)
+        from ctxtool.draft.check import parameterize_drafts
+
+        parameterize_drafts(in_set, dialect, model.labelled_snapshot())  # their wordings, to compare
+        ranked = rank_drafts([*drafts, *in_set], model.table_weights())
+        same_wording(ranked, in_set, existing)
+        cut(ranked, max_templates, in_set)
+    already += sum(1 for d in drafts if d.status == "already")
     result = DraftResult(kind, dialect, drafts, wl, llm_note=note, already=already)
     result.max_templates = max_templates if kind == "templates" else None
     if wl is not None:

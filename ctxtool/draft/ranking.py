@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ctxtool.draft.drafts import Draft
 from ctxtool.runtime.text import content_tokens
 
-DEFAULT_MAX = 200  # templates kept by default: a set a person can still review in one sitting
+DEFAULT_MAX = 250  # templates kept by default: a set a person can still review in one sitting
 
 # How likely a family of schema drafts is asked (higher first); families not listed rank last.
 FAMILY_PRIOR: dict[str, float] = {
@@ -77,11 +77,14 @@ def rank_key(d: Draft, weight: dict[str, float]) -> tuple[float, ...]:
     return (1.0, -(prior + 0.1 * tables))
 
 
-def wording_key(d: Draft) -> tuple[str, ...] | None:
+def wording_key(d: Draft | dict) -> tuple[str, ...] | None:
     """The words a matcher compares (values and placeholders left out): equal keys cannot be told
-    apart by anyone reading the two questions."""
-    par = d.item.get("parameterized") if isinstance(d.item.get("parameterized"), dict) else {}
-    text = par.get("parameterized_intent") or d.text
+    apart by anyone reading the two questions. ``d`` is a draft or a set's template."""
+    item = d.item if isinstance(d, Draft) else d
+    par = item.get("parameterized") if isinstance(item.get("parameterized"), dict) else {}
+    text = par.get("parameterized_intent") or item.get("nl_query") or item.get("intent")
+    if not isinstance(text, str):
+        return None
     if not text:
         return None
     slots = len(re.findall(r"\$\d+", text))
@@ -89,11 +92,18 @@ def wording_key(d: Draft) -> tuple[str, ...] | None:
     return (*sorted(set(words)), f"#{slots}")
 
 
-def same_wording(drafts: Sequence[Draft]) -> None:
-    """Drop each kept template whose wording equals a better-ranked kept one (``drafts`` in rank order)."""
-    seen: dict[tuple[str, ...], Draft] = {}
+def same_wording(
+    drafts: Sequence[Draft], already: Sequence[Draft] = (), existing: Sequence[dict] = ()
+) -> None:
+    """Drop each kept template whose wording equals a better-ranked kept one (``drafts`` in rank
+    order); drafts ``already`` in the set being merged into count as kept."""
+    there = {id(d) for d in already}
+    seen: dict[tuple[str, ...], Draft | dict] = {}
+    for item in existing:
+        if isinstance(item, dict) and (key := wording_key(item)) is not None:
+            seen.setdefault(key, item)
     for d in drafts:
-        if d.status != "kept" or d.kind != "templates":
+        if (d.status != "kept" and id(d) not in there) or d.kind != "templates":
             continue
         key = wording_key(d)
         if key is None:
@@ -101,6 +111,10 @@ def same_wording(drafts: Sequence[Draft]) -> None:
         first = seen.get(key)
         if first is None:
             seen[key] = d
+        elif id(d) in there:
+            continue
+        elif isinstance(first, dict):  # the set has this question already: not a failure
+            d.status, d.reason = "already", f'the set asks it already: "{first.get("nl_query")}"'
         else:
             d.drop(f'asks the same as "{first.text}" (one wording, one template)')
 
@@ -110,13 +124,19 @@ def rank_drafts(drafts: list[Draft], table_weight: dict[str, float]) -> list[Dra
     return sorted(drafts, key=lambda d: rank_key(d, table_weight))
 
 
-def cut(drafts: Sequence[Draft], limit: int | None) -> int:
-    """Leave out the kept drafts beyond ``limit`` (in rank order); returns how many were left out."""
+def cut(drafts: Sequence[Draft], limit: int | None, already: Sequence[Draft] = ()) -> int:
+    """Leave out the kept drafts beyond ``limit`` (``drafts`` in rank order); drafts ``already`` in
+    the set being merged into count toward it, so merging the same drafting again adds nothing.
+    Returns how many were left out."""
     if limit is None or limit < 0:
         return 0
+    there = {id(d) for d in already}
     n = 0
     left = 0
     for d in drafts:
+        if id(d) in there:
+            n += 1
+            continue
         if d.status != "kept":
             continue
         n += 1
