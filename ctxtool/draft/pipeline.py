@@ -14,7 +14,7 @@ from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.facets import draft_facets
 from ctxtool.draft.model import Model
 from ctxtool.draft.names import Glossary, Namer, load_glossary
-from ctxtool.draft.ranking import DEFAULT_MAX, cut, rank_drafts, same_wording
+from ctxtool.draft.ranking import DEFAULT_MAX, cut, rank_drafts, same_sql, same_wording
 from ctxtool.draft.templates import draft_templates
 from ctxtool.draft.workload import Workload, fingerprint, group_statements, read_log
 from ctxtool.errors import InputError
@@ -233,6 +233,7 @@ def draft(
 
         parameterize_drafts(in_set, dialect, model.labelled_snapshot())  # their wordings, to compare
         ranked = rank_drafts([*drafts, *in_set], model.table_weights())
+        same_sql([d for d in ranked if id(d) not in {id(x) for x in in_set}], dialect, existing)
         same_wording(ranked, in_set, existing)
         cut(ranked, max_templates, in_set)
     already += sum(1 for d in drafts if d.status == "already")

@@ -119,6 +119,90 @@ def same_wording(
             d.drop(f'asks the same as "{first.text}" (one wording, one template)')
 
 
+def sql_key(sql: str, dialect: str, literals: bool = False) -> str | None:
+    """The SQL with what does not change its result written one way: table aliases resolved,
+    column qualifiers dropped where one table is read, output aliases dropped, literals as ``?``.
+    Two templates with one key answer the same, however differently they were written."""
+    from sqlglot import exp
+
+    from ctxtool.draft.workload import fingerprint_tree, parse
+
+    tree = parse(sql, dialect)
+    if tree is None:
+        return None
+    tree = tree.copy()
+    for sel in tree.find_all(exp.Select):
+        tables = [t for t in sel.find_all(exp.Table) if t.find_ancestor(exp.Select) is sel]
+        names = {(t.alias_or_name or "").lower(): t.name for t in tables}
+        single = len({t.name.lower() for t in tables}) == 1
+        for col in sel.find_all(exp.Column):
+            if col.find_ancestor(exp.Select) is not sel or not col.table:
+                continue
+            if single:
+                col.set("table", None)
+            elif col.table.lower() in names:
+                col.set("table", exp.to_identifier(names[col.table.lower()].lower()))
+        for t in tables:
+            t.set("alias", None)
+        sel.set(
+            "expressions",
+            [
+                e.this if isinstance(e, exp.Alias) and not isinstance(e.this, exp.Star) else e
+                for e in sel.expressions
+            ],
+        )
+    if literals:
+        return " ".join(tree.sql(dialect="postgres", normalize=True).split()).lower()
+    return fingerprint_tree(tree, dialect)
+
+
+def _reword(kept: Draft, better: Draft, dialect: str) -> None:
+    """Give ``kept`` (a workload query) the question of a schema draft that runs the very same
+    query, values included: the schema family says it as a question, the describer as a phrase."""
+    from ctxtool.parameterize import parameterize_item
+
+    item = {"nl_query": better.text, "sql": kept.item["sql"]}
+    res = parameterize_item(item, "templates", dialect, None)
+    if not res.problems:
+        kept.item = dict(res)
+        kept.redescribe = None
+
+
+def same_sql(drafts: Sequence[Draft], dialect: str, existing: Sequence[dict] = ()) -> None:
+    """Drop each kept template whose SQL answers the same as a better-ranked one's (``drafts`` in
+    rank order): the matcher could only ask back which of the two was meant."""
+    seen: set[str] = set()
+    for item in existing:
+        if (
+            isinstance(item, dict)
+            and isinstance(item.get("sql"), str)
+            and (k := sql_key(item["sql"], dialect))
+        ):
+            seen.add(k)
+    there = set(seen)
+    first: dict[str, Draft] = {}
+    for d in drafts:
+        if d.status != "kept" or d.kind != "templates":
+            continue
+        key = sql_key(d.sql, dialect)
+        if key is None:
+            continue
+        if key in there:
+            d.status, d.reason = "already", "the set has this query already"
+        elif key in seen:
+            k = first[key]
+            if (
+                k.origin == "workload"
+                and d.origin.startswith("schema:")
+                and sql_key(k.sql, dialect, True) == sql_key(d.sql, dialect, True)
+            ):
+                _reword(k, d, dialect)
+            d.drop("the same query as a better-ranked draft")
+        else:
+            seen.add(key)
+            first[key] = d
+
+
 def rank_drafts(drafts: list[Draft], table_weight: dict[str, float]) -> list[Draft]:
     """``drafts`` in rank order (a stable sort: drafting order breaks ties)."""
     return sorted(drafts, key=lambda d: rank_key(d, table_weight))
