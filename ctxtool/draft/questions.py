@@ -34,10 +34,15 @@ def describing(t: Table) -> list[Column]:
         c
         for c in t.columns
         if c.readable
-        and not c.id_like
         and not c.is_audit
         and c.category in ("text", "number", "date", "bool")
+        and (not c.id_like or _natural_key(c))
     ]
+
+
+def _natural_key(c: Column) -> bool:
+    """A key people read and type (a code, a name, a date), not a surrogate number or a reference."""
+    return c.in_pk and not c.in_fk and c.category in ("text", "date") and len(c.table.primary_key) == 1
 
 
 def naming(t: Table) -> list[Column]:
@@ -161,6 +166,20 @@ class QuestionDrafter:
                 "superlative",
                 t,
             )
+            for c in [c for c in shown if c not in names and c is not meas][:3]:
+                for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                    self.add(
+                        f"What is the {c.label} of the {s} with the {word} {label}?",
+                        f"SELECT {m.col(c)} FROM {src} ORDER BY {mc} {order} LIMIT 1",
+                        "superlative",
+                        t,
+                    )
+            self.add(
+                f"What are the {the_names(names, 1)} and {label} of the {s} with the highest {label}?",
+                f"SELECT {nsql}, {mc} FROM {src} ORDER BY {mc} DESC LIMIT 1",
+                "superlative",
+                t,
+            )
             self.add(
                 f"List the {said} of all {p} ordered by {label}.",
                 f"SELECT {nsql} FROM {src} ORDER BY {mc}",
@@ -191,6 +210,37 @@ class QuestionDrafter:
                 f"Which {p} have {label} above the average? Give their {said}.",
                 f"SELECT {nsql} FROM {src} WHERE {mc} > (SELECT AVG({mc}) FROM {src})",
                 "above-average",
+                t,
+            )
+        if names:
+            self.add(
+                f"List the {said} of all {p} in alphabetical order.",
+                f"SELECT {self.cols(names)} FROM {src} ORDER BY {self.cols(names)}",
+                "ordered",
+                t,
+            )
+            for d in [c for c in shown if c.is_date][:2]:
+                self.add(
+                    f"List the {said} of all {p} ordered by {d.label}.",
+                    f"SELECT {self.cols(names)} FROM {src} ORDER BY {m.col(d)}",
+                    "ordered",
+                    t,
+                )
+        others = [c for c in shown if c not in names][:4]
+        for i, a in enumerate(others):  # two describing columns side by side
+            for b in others[i + 1 :]:
+                self.add(
+                    f"What are the {plural_label(a)} and {plural_label(b)} of all {p}?",
+                    f"SELECT {m.col(a)}, {m.col(b)} FROM {src}",
+                    "list-column",
+                    t,
+                )
+        cats = categories(t)
+        for c in [c for c in shown if c not in cats and c.repeats and c.distinct and c.distinct > 1][:4]:
+            self.add(
+                f"What are the distinct {plural_label(c)} of {p}?",
+                f"SELECT DISTINCT {m.col(c)} FROM {src}",
+                "distinct",
                 t,
             )
         for cat in categories(t):
