@@ -468,7 +468,7 @@ class Describer:
             one = main.names.singular if main else "row"
             shown = [p for p in plain if p not in order_words or p in group_labels]
             if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
-                head = f"Which {_and_list(shown)} has the {most}"  # GROUP BY g ... LIMIT 1
+                head = f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
             elif n == "1":
                 head = (_and_list(shown) + f" of the {one}" if shown else f"The {one}") + f" with the {most}"
             else:

@@ -89,7 +89,7 @@ def wording_key(d: Draft | dict) -> tuple[str, ...] | None:
         return None
     slots = len(re.findall(r"\$\d+", text))
     words = [w for w in content_tokens(text) if not w.startswith("$")]
-    return (*sorted(set(words)), f"#{slots}")
+    return (*words, f"#{slots}")  # in order: "tracks with the most playlists" is not the converse
 
 
 def same_wording(
@@ -215,11 +215,10 @@ def cut(drafts: Sequence[Draft], limit: int | None, already: Sequence[Draft] = (
     if limit is None or limit < 0:
         return 0
     there = {id(d) for d in already}
-    n = 0
+    n = len(there)
     left = 0
     for d in drafts:
         if id(d) in there:
-            n += 1
             continue
         if d.status != "kept":
             continue
