@@ -20,11 +20,14 @@ def plural_label(col: Column) -> str:
     """A column's label for many rows: "names", "unit prices"; labels that are not nouns ("directed
     by", "founded") stay as they are."""
     label = col.label
-    head, of, tail = label.partition(" of ")
-    if of and head:  # "date of birth" -> "dates of birth"
-        return pluralize(head) + of + tail
+    m = re.match(r"(.+?)( (?:of|in|on|per|at|for) .+)$", label)
+    if m:  # "date of birth" -> "dates of birth", "units in stock" stays
+        head = m.group(1)
+        return (head if head.endswith("s") else pluralize(head)) + m.group(2)
     last = label.rsplit(" ", 1)[-1].lower()
-    if re.fullmatch(r"[a-z]+(ed|by|of|in|at)", last) or last.endswith("s") or not last.isalpha():
+    if last in ("by", "of", "in", "at", "on", "to") or re.fullmatch(r"[a-z]+ed", last) or last.endswith("s"):
+        return label
+    if not last.isalpha():
         return label
     return pluralize(label)
 

@@ -112,7 +112,7 @@ class QuestionDrafter:
                 self.add(
                     f"What are the {said} and {plural_label(c)} of all {p}?",
                     f"SELECT {self.cols(names)}, {m.col(c)} FROM {src}",
-                    "list-column",
+                    "list-with-name",
                     t,
                 )
         name = names[0] if len(names) == 1 else None
@@ -232,7 +232,7 @@ class QuestionDrafter:
                 self.add(
                     f"What are the {plural_label(a)} and {plural_label(b)} of all {p}?",
                     f"SELECT {m.col(a)}, {m.col(b)} FROM {src}",
-                    "list-column",
+                    "list-pair",
                     t,
                 )
         cats = categories(t)
@@ -243,7 +243,7 @@ class QuestionDrafter:
                 "distinct",
                 t,
             )
-        for cat in categories(t):
+        for cat in [c for c in categories(t) if c not in names]:  # a name is not a dimension
             cc = m.col(cat)
             self.add(
                 f"What are the distinct {plural_label(cat)} of {p}?",

@@ -23,6 +23,8 @@ FAMILY_PRIOR: dict[str, float] = {
     "count": 1.0,
     "list-names": 0.97,
     "list-column": 0.9,
+    "list-with-name": 0.8,
+    "list-pair": 0.55,
     "lookup": 0.9,
     "lookup-column": 0.88,
     "aggregate": 0.86,
