@@ -75,7 +75,7 @@ def test_the_questions_people_ask_are_drafted(drafted):
     for q in (
         "How many tracks are there?",
         "What are the names of all artists?",
-        "What is the average milliseconds of all tracks?",
+        "What are the average milliseconds of all tracks?",  # verb agrees with the label
         "What is the name of the artist with the most albums?",  # a top-1 by a related count
         "What is the name of the playlist with the most tracks?",  # through the link table
         "Which artists have no albums? Give their names.",  # an anti-join

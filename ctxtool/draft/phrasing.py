@@ -32,12 +32,22 @@ def plural_label(col: Column) -> str:
     return pluralize(label)
 
 
+def verb(label: str) -> str:
+    """ "is" or "are" for a label: "What are the bytes", "What is the unit price"."""
+    last = label.rsplit(" ", 1)[-1].lower()
+    plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "ics"))
+    return "are" if plural else "is"
+
+
+def and_list(words: list[str]) -> str:
+    """ "a", "b", "c" -> "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def the_names(cols: list[Column], n: int = 2) -> str:
     """The columns naming a row, for one row (``n`` = 1: "name") or many ("names"), joined by and."""
     words = [c.label if n == 1 else plural_label(c) for c in cols]
-    if not words:
-        return "details"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return and_list(words) if words else "details"
 
 
 def when(value: object) -> str | None:

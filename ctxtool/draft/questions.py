@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import Column, Join, Model, Table
-from ctxtool.draft.phrasing import plural_label, the_names
+from ctxtool.draft.phrasing import and_list, plural_label, the_names, verb
 from ctxtool.draft.templates import (
     categories,
     is_additive,
@@ -110,7 +110,7 @@ class QuestionDrafter:
         if names:
             for c in [c for c in shown if c not in names][:MAX_PAIRED]:
                 self.add(
-                    f"What are the {said} and {plural_label(c)} of all {p}?",
+                    f"What are the {and_list([*[plural_label(n) for n in names], plural_label(c)])} of all {p}?",
                     f"SELECT {self.cols(names)}, {m.col(c)} FROM {src}",
                     "list-with-name",
                     t,
@@ -120,7 +120,7 @@ class QuestionDrafter:
             v = values[0]
             for c in [c for c in shown if c is not name][:MAX_LOOKUPS]:
                 self.add(
-                    f"What is the {c.label} of the {s} named {say(v, name)}?",
+                    f"What {verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
                     f"SELECT {m.col(c)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
                     "lookup-column",
                     t,
@@ -130,14 +130,17 @@ class QuestionDrafter:
             label = meas.label
             for word, agg in (("average", "AVG"), ("maximum", "MAX"), ("minimum", "MIN")):
                 self.add(
-                    f"What is the {word} {label} of all {p}?",
+                    f"What {verb(label)} the {word} {label} of all {p}?",
                     f"SELECT {agg}({mc}) FROM {src}",
                     "aggregate",
                     t,
                 )
             if is_additive(meas):
                 self.add(
-                    f"What is the total {label} of all {p}?", f"SELECT SUM({mc}) FROM {src}", "aggregate", t
+                    f"What {verb(label)} the total {label} of all {p}?",
+                    f"SELECT SUM({mc}) FROM {src}",
+                    "aggregate",
+                    t,
                 )
             self.add(
                 f"What are the maximum and minimum {label} of all {p}?",
@@ -169,13 +172,13 @@ class QuestionDrafter:
             for c in [c for c in shown if c not in names and c is not meas][:3]:
                 for word, order in (("highest", "DESC"), ("lowest", "ASC")):
                     self.add(
-                        f"What is the {c.label} of the {s} with the {word} {label}?",
+                        f"What {verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
                         f"SELECT {m.col(c)} FROM {src} ORDER BY {mc} {order} LIMIT 1",
                         "superlative",
                         t,
                     )
             self.add(
-                f"What are the {the_names(names, 1)} and {label} of the {s} with the highest {label}?",
+                f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the highest {label}?",
                 f"SELECT {nsql}, {mc} FROM {src} ORDER BY {mc} DESC LIMIT 1",
                 "superlative",
                 t,
