@@ -15,7 +15,18 @@ query has ORDER BY, columns in any order).
 Prints per kind (paraphrase, value-variant, uncovered) correct / wrong / declined, the covered
 accuracy (correct / (paraphrase + value-variant)), the wrong rate (wrong / all cases), the ask latency
 p50/p95 without the database's own time, and how many paraphrases were declined although their own
-template was the closest candidate. Prepared sets are cached in ``--work`` by the hash of the curated
+template was the closest candidate.
+
+``--drafted`` (issue 14) scores drafting instead of curation: each database's set is drafted from the
+database alone (``draft templates``, ``draft facets``, ``draft values``, ``parameterize``, the library
+calls the CLI makes), loaded as ``drafts_spider_<db>``, and every question of the kit is a case, the
+curated templates' own questions included (kind ``template``). ``--drafted --workload`` gives the kit's
+gold SQL of that database as the query log (``draft templates --workload FILE``).
+
+    .venv/bin/python bench/spider.py --drafted --first 30
+    .venv/bin/python bench/spider.py --drafted --workload --first 30
+
+Prepared sets are cached in ``--work`` by the hash of the curated
 set (delete the folder to redo ``draft values`` and ``parameterize``).
 """
 
@@ -47,6 +58,7 @@ from ctxtool.runtime import Runtime  # noqa: E402
 from ctxtool.values.workflow import draft_values  # noqa: E402
 
 KINDS = ("paraphrase", "value-variant", "uncovered")
+DRAFTED_KINDS = ("template", *KINDS)
 
 
 def kit_dir() -> Path:
@@ -58,11 +70,11 @@ def kit_dir() -> Path:
 
 
 # -- databases ---------------------------------------------------------------------------------------
-def ensure_database(server: str, db_id: str, kit: Path) -> str:
-    """The DSN of ``spider_<db_id>``, created and loaded from ``<db_id>.sql`` when absent."""
+def ensure_database(server: str, db_id: str, kit: Path, prefix: str = "spider_") -> str:
+    """The DSN of ``<prefix><db_id>``, created and loaded from ``<db_id>.sql`` when absent."""
     import psycopg
 
-    name = f"spider_{db_id.lower()}"
+    name = f"{prefix}{db_id.lower()}"
     with psycopg.connect(server + "postgres", autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not exists:
@@ -273,20 +285,20 @@ def score_database(
     return out
 
 
-def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    table: dict[str, Counter] = {k: Counter() for k in KINDS}
+def summarize(rows: list[dict[str, Any]], kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
+    table: dict[str, Counter] = {k: Counter() for k in kinds}
     for r in rows:
         table[r["kind"]][r["outcome"]] += 1
     covered = sum(sum(table[k].values()) for k in KINDS[:2])
     correct_cov = table["paraphrase"]["correct"] + table["value-variant"]["correct"]
-    wrong = sum(table[k]["wrong"] for k in KINDS)
+    wrong = sum(table[k]["wrong"] for k in kinds)
     ms = sorted(r["ms"] for r in rows)
     q = statistics.quantiles(ms, n=20) if len(ms) >= 20 else ms
 
     return {
         "cases": len(rows),
         "databases": len({r["db"] for r in rows}),
-        "per_kind": {k: {o: table[k][o] for o in ("correct", "wrong", "declined")} for k in KINDS},
+        "per_kind": {k: {o: table[k][o] for o in ("correct", "wrong", "declined")} for k in kinds},
         "covered": covered,
         "covered_correct": correct_cov,
         "covered_accuracy": round(correct_cov / covered, 4) if covered else None,
@@ -331,7 +343,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump", action="store_true", help="record each case's candidates (with --rows)")
     ap.add_argument("--format", choices=["table", "json"], default="table")
     ap.add_argument("--rows", help="write every case's outcome to this JSON-lines file")
+    ap.add_argument("--sets", help="with --drafted: write the drafted sets (per database) to this JSON file")
+    add_drafted_arguments(ap)
     args = ap.parse_args(argv)
+    if args.drafted:
+        return drafted_main(args)
+    if args.workload:
+        raise SystemExit("--workload goes with --drafted")
 
     kit = kit_dir()
     by_db: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -368,6 +386,130 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(summary, indent=2))
     else:
         print_summary(summary)
+    return 0
+
+
+# -- drafted sets (issue 14) -----------------------------------------------------------------------
+DRAFTED_PREFIX = "drafts_spider_"
+
+
+def add_drafted_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("--drafted", action="store_true", help="score sets drafted from each database")
+    ap.add_argument(
+        "--workload", action="store_true", help="with --drafted: the kit's gold SQL is the query log"
+    )
+    ap.add_argument("--first", type=int, default=0, help="only the first N databases (sorted)")
+    ap.add_argument("--max", type=int, default=None, help="with --drafted: draft templates --max N")
+
+
+def drafted_cases(kit: Path) -> dict[str, list[dict[str, Any]]]:
+    """Every question of the kit per database: its cases plus the curated templates' own questions
+    (kind ``template``, their SQL the gold)."""
+    by_db: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for line in (kit / "cases.jsonl").read_text().splitlines():
+        c = json.loads(line)
+        by_db[c["db_id"]].append(c)
+    for db_id in list(by_db):
+        curated = json.loads((kit / "sets" / f"{db_id}.json").read_text())
+        for i, t in enumerate(curated.get("templates") or []):
+            by_db[db_id].append(
+                {"id": f"{db_id}-template-{i}", "db_id": db_id, "kind": "template",
+                 "question": t["nl_query"], "gold_sql": t["sql"]}
+            )  # fmt: skip
+    return by_db
+
+
+def draft_set(
+    dsn: str, db_id: str, cases: list[dict[str, Any]], work: Path, workload: bool, max_templates: int | None
+) -> tuple[dict[str, Any], list[str], dict[str, Any]]:
+    """The set a user drafts from the database (and the query log): templates, facets, value
+    searches, parameterized. Returns (set, notes, a small report)."""
+    from ctxtool import snapshot as snapshots
+    from ctxtool.draft import draft
+    from ctxtool.values.draft import draft as draft_value_searches
+    from ctxtool.values.draft import merge, server_from_connector
+
+    notes: list[str] = []
+    log = None
+    if workload:
+        work.mkdir(parents=True, exist_ok=True)
+        log = work / f"{db_id}.workload.sql"
+        gold = dict.fromkeys(c["gold_sql"].strip().rstrip(";") for c in cases)
+        log.write_text("".join(sql + ";\n" for sql in gold))
+    with connect(dsn, statement_timeout=10.0, row_cap=1000) as conn:
+        snap = snapshots.build(conn, profile=True)
+        data: dict[str, Any] = {}
+        report: dict[str, Any] = {}
+        for kind in ("templates", "facets"):
+            kw: dict[str, Any] = {}
+            if kind == "templates" and log is not None:
+                kw["workload"] = str(log)
+            if kind == "templates" and max_templates is not None:
+                kw["max_templates"] = max_templates
+            try:
+                result = draft(kind, snap, connector=conn, **kw)
+            except TypeError:  # a drafting library without --max
+                kw.pop("max_templates", None)
+                result = draft(kind, snap, connector=conn, **kw)
+            data[kind] = result.items()
+            report[kind] = len(result.kept)
+        try:
+            recipes, _ = draft_value_searches(
+                snap, server=server_from_connector(conn), connector=conn, as_is=True
+            )
+            data, _, _ = merge(data, recipes)
+        except CtxtoolError as exc:
+            notes.append(f"{db_id}: draft values failed: {exc}")
+    data, _report = parameterize_set(data, "postgres", snap)
+    return data, notes, report
+
+
+def drafted_main(args: argparse.Namespace) -> int:
+    kit = kit_dir()
+    by_db = drafted_cases(kit)
+    dbs = sorted(by_db) if not args.db else args.db
+    if args.first:
+        dbs = dbs[: args.first]
+    unknown = [d for d in dbs if d not in by_db]
+    if unknown:
+        raise SystemExit(f"no cases for {', '.join(unknown)}")
+    runtime_args = {"threshold": args.threshold} if args.threshold is not None else {}
+    work = Path(args.work) / ("drafted-workload" if args.workload else "drafted")
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    sets: dict[str, dict[str, Any]] = {}
+    with console.make_progress() as progress:
+        task = progress.add_task("spider --drafted", total=len(dbs))
+        for db_id in dbs:
+            progress.update(task, description=db_id)
+            dsn = ensure_database(args.server, db_id, kit, DRAFTED_PREFIX)
+            cases = by_db[db_id]
+            data, n, _rep = draft_set(dsn, db_id, cases, work, args.workload, args.max)
+            notes += n
+            sets[db_id] = data
+            asked = cases[: args.limit] if args.limit else cases
+            rows += score_database(db_id, asked, data, dsn, runtime_args)
+            progress.advance(task)
+    for n in notes:
+        print(n, file=sys.stderr)
+    if args.rows:
+        Path(args.rows).write_text("".join(json.dumps(r, default=str) + "\n" for r in rows))
+    if args.sets:
+        Path(args.sets).write_text(json.dumps(sets, indent=1, default=str))
+    summary = summarize(rows, DRAFTED_KINDS)
+    right = sum(c["correct"] for c in summary["per_kind"].values())
+    summary["all_correct"] = right
+    summary["all_correct_rate"] = round(right / len(rows), 4) if rows else None
+    summary["templates_drafted"] = sum(len(s.get("templates") or []) for s in sets.values())
+    if args.format == "json":
+        print(json.dumps(summary, indent=2))
+    else:
+        print_summary(summary)
+        print(
+            f"drafted{' with workload' if args.workload else ''}: right {right}/{len(rows)} = "
+            f"{100 * (summary['all_correct_rate'] or 0):.1f}%  wrong {summary['wrong']}/{len(rows)} = "
+            f"{100 * (summary['wrong_rate'] or 0):.1f}%  templates drafted {summary['templates_drafted']}"
+        )
     return 0
 
 

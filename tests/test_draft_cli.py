@@ -137,8 +137,9 @@ def test_llm_proposals_are_checked_like_everything_else(pg_samples_dsn, fake_llm
             {
                 "proposals": [
                     {
-                        "question": "How many loans of 60 months are there?",
-                        "sql": "SELECT COUNT(*) FROM loan WHERE loan.duration = 60",
+                        # (not "= 60": that one the schema drafts already, and a query is kept once)
+                        "question": "How many loans of at least 60 months are there?",
+                        "sql": "SELECT COUNT(*) FROM loan WHERE loan.duration >= 60",
                     },
                     {"question": "Which widgets exist?", "sql": "SELECT * FROM widgets"},
                     {
@@ -165,7 +166,7 @@ def test_llm_proposals_are_checked_like_everything_else(pg_samples_dsn, fake_llm
     assert llm_drafts[1].reason.startswith("fails:")
     assert llm_drafts[2].reason == "returns no rows"
     kept = llm_drafts[0].item
-    assert kept["parameterized"]["parameterized_sql"] == "SELECT COUNT(*) FROM loan WHERE loan.duration = $1"
+    assert kept["parameterized"]["parameterized_sql"] == "SELECT COUNT(*) FROM loan WHERE loan.duration >= $1"
     questions = [d.text for d in result.drafts]
     assert "What is the number of loans?" in questions  # a rewording without values is taken
     assert "1 rewordings taken" in result.llm_note or "2 rewordings taken" in result.llm_note

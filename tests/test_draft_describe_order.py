@@ -67,5 +67,5 @@ def test_aggregate_top_n_and_conditions_across_tables_in_sql_order(mysql_model):
     assert question.index(" 1") < question.index("10")
     # without a filter the top-N still leads: nothing to reorder
     assert Describer(model)("SELECT `A2` FROM `district` ORDER BY `A11` DESC LIMIT 5").startswith(
-        "The 5 districts"
+        "District name of the 5 districts"
     )

@@ -95,7 +95,7 @@ def test_describer_writes_the_question(pg_model):
     assert describe("SELECT status, COUNT(*) FROM loan GROUP BY status") == "Count of loans for each status"
     assert (
         describe('SELECT "A2", "A11" FROM district ORDER BY "A11" DESC LIMIT 5')
-        == "The 5 districts with the highest average salary (district name)"
+        == "District name of the 5 districts with the highest average salary"
     )
     assert (
         describe("SELECT COUNT(*) FROM client WHERE gender = 'M' AND birth_date < '1960-01-01'")
@@ -321,8 +321,13 @@ def test_describer_survives_any_read_query(pg_model):
     describe = Describer(model)
     odd = {
         "WITH big AS (SELECT account_id, SUM(amount) AS s FROM trans GROUP BY account_id) SELECT COUNT(*) FROM big": "Count of rows",
-        "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "combined with another query",
-        "SELECT a.account_id FROM account a WHERE a.account_id IN (SELECT account_id FROM loan)": "found by a subquery",
+        "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "Account ID of loans or dispositions",
+        "SELECT account_id FROM loan INTERSECT SELECT account_id FROM disp": "both loans and dispositions",
+        "SELECT account_id FROM account EXCEPT SELECT account_id FROM loan WHERE status = 'A'": "but not",
+        "SELECT a.account_id FROM account a WHERE a.account_id IN (SELECT account_id FROM loan)": "with a loan",
+        "SELECT account_id FROM account WHERE account_id NOT IN (SELECT account_id FROM loan)": "without any loans",
+        "SELECT loan_id FROM loan WHERE amount > (SELECT AVG(amount) FROM loan)": "above the average",
+        "SELECT loan_id FROM loan WHERE amount = (SELECT MAX(amount) FROM loan)": "with the highest",
         "SELECT loan_id, RANK() OVER (ORDER BY amount DESC) FROM loan": "Loan ID and rank of loans",
         "SELECT CASE WHEN amount > 100 THEN 1 ELSE 0 END FROM loan": "computed value",
         "SELECT status, COUNT(*) FROM loan GROUP BY status HAVING COUNT(*) > 5": "having count of loans above 5",

@@ -14,6 +14,7 @@ import click
 from ctxtool import console
 from ctxtool.cli._draft_opts import apply_options, output_options, source_options
 from ctxtool.cli.draft_values import command as values_command
+from ctxtool.draft.ranking import DEFAULT_MAX
 from ctxtool.errors import EXIT_FINDINGS, InputError
 
 
@@ -93,6 +94,7 @@ def _run(
     timeout,
     fmt,
     workload=None,
+    max_templates=None,
 ) -> None:
     from ctxtool.draft import draft
     from ctxtool.draft.merge import existing_items, merge_file
@@ -128,6 +130,7 @@ def _run(
                     glossary=glossary,
                     llm=llm,
                     existing=existing,
+                    max_templates=max_templates,
                     progress=lambda _d: bar.advance(task),
                 )
     else:
@@ -153,6 +156,7 @@ def _run(
             glossary=glossary,
             llm=llm,
             existing=existing,
+            max_templates=max_templates,
         )
     items = result.items()
     if merge_path:
@@ -172,7 +176,7 @@ def _run(
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n")
     else:
         _print_report(result, report, executed=bool(dsn))
-    if result.drafts and not result.kept:
+    if result.dropped and not result.kept:
         raise click.exceptions.Exit(EXIT_FINDINGS)  # everything drafted failed its checks
 
 
@@ -183,6 +187,11 @@ def _print_report(result, report, executed: bool) -> None:
         console.info(f"  dropped: {d.text} -- {d.reason}")
     for column, why in result.skipped_columns:
         console.info(f"  skipped column {column}: {why}")
+    left = result.left_out
+    if left:
+        console.info(f"left out beyond --max {result.max_templates}: {len(left)} more (--max to see them):")
+        for d in left[:10]:
+            console.info(f"  left out: {d.text}")
     if result.workload is not None:
         wl = result.workload
         console.info(
@@ -208,8 +217,27 @@ def _print_report(result, report, executed: bool) -> None:
     metavar="SOURCE",
     help="Also draft from the queries people run: pg_stat_statements, performance_schema, or a query-log FILE (one statement per line or ;-separated).",
 )
+@click.option(
+    "--max",
+    "max_templates",
+    type=click.IntRange(1),
+    default=DEFAULT_MAX,
+    show_default=True,
+    help="Keep the N templates most likely asked (workload queries first); the report lists the rest.",
+)
 def templates_command(
-    dsn, snapshot_path, tables, glossary, use_llm, output, merge_path, row_cap, timeout, fmt, workload
+    dsn,
+    snapshot_path,
+    tables,
+    glossary,
+    use_llm,
+    output,
+    merge_path,
+    row_cap,
+    timeout,
+    fmt,
+    workload,
+    max_templates,
 ) -> None:
     """Draft templates (question -> SQL): counts, breakdowns, top-N, sums and averages, lookups by
     name, joins along foreign keys, and the workload's own queries described in words.
@@ -230,6 +258,7 @@ def templates_command(
         timeout,
         fmt,
         workload,
+        max_templates,
     )
 
 

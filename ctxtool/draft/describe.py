@@ -120,13 +120,81 @@ class Describer:
         if tree is None:
             return "Results of a query"
         if isinstance(tree, exp.SetOperation):
-            left = tree.left
-            if isinstance(left, exp.Select):
-                return self.describe_select(left) + " combined with another query"
-            return "Results of a combined query"
+            return self.describe_set(tree)
         if not isinstance(tree, exp.Select):
             return "Results of a query"
         return self.describe_select(tree)
+
+    def describe_set(self, tree: exp.Expression) -> str:
+        """UNION / INTERSECT / EXCEPT as a person says them: what both sides share said once, then
+        "both A and B", "A or B", "A but not B" ("Title of courses with department name both
+        'Statistics' and 'Psychology'")."""
+        if isinstance(tree, exp.Subquery):
+            tree = tree.this
+        if isinstance(tree, exp.Select):
+            return self.describe_select(tree)
+        if not isinstance(tree, exp.SetOperation):
+            return "Results of a query"
+        left = self.describe_set(tree.left).split()
+        right = self.describe_set(tree.right).split()
+        k = 0
+        while k < min(len(left), len(right)) and left[k].lower() == right[k].lower():
+            k += 1
+        shared, lrest, rrest = " ".join(left[:k]), " ".join(left[k:]), " ".join(right[k:])
+        rrest = rrest[:1].lower() + rrest[1:] if not k else rrest
+        if isinstance(tree, exp.Intersect):
+            if not lrest:
+                return f"{shared} {rrest}".strip()
+            return f"{shared} both {lrest} and {rrest}".strip()
+        if isinstance(tree, exp.Except):
+            if not lrest:
+                return f"{shared} except those {rrest}".strip()
+            return f"{shared} {lrest} but not {rrest}".strip()
+        if not lrest or not rrest:
+            return " ".join(left)
+        return f"{shared} {lrest} or {rrest}".strip()
+
+    def subquery_words(self, sub: exp.Expression) -> tuple[Table | None, str, str]:
+        """(its main table, its aggregate or head in words, its conditions in words) of a subquery."""
+        while isinstance(sub, (exp.Subquery, exp.Paren)):
+            sub = sub.this
+        if not isinstance(sub, exp.Select):
+            return None, "", ""
+        scope = Scope(self.m, sub)
+        main = scope.main
+        saved = self._plain
+        self._plain = False
+        try:
+            full = self.describe_select(sub)
+        finally:
+            self._plain = saved
+        conds = ""
+        if main is not None:
+            marker = f" of {main.names.plural}"
+            at = full.find(marker)
+            if at >= 0:
+                conds = full[at + len(marker) :].strip()
+                full = full[: at + len(marker)]
+        return main, full[:1].lower() + full[1:], conds
+
+    def compared_to_subquery(
+        self, scope: Scope, left: exp.Expression, cls: type, sub: exp.Expression
+    ) -> tuple[Table | None, str]:
+        """``age > (SELECT AVG(age) ...)`` -> "with age above the average age of singers";
+        ``age = (SELECT MIN(age) ...)`` -> "with the lowest age"."""
+        col = scope.column(left)
+        label = self.label(scope, col, left)
+        table = col.table if col else None
+        inner = sub.this if isinstance(sub, (exp.Subquery, exp.Paren)) else sub
+        agg = inner.expressions[0] if isinstance(inner, exp.Select) and inner.expressions else None
+        agg = agg.this if isinstance(agg, exp.Alias) else agg
+        _, head, conds = self.subquery_words(sub)
+        if cls is exp.EQ and isinstance(agg, (exp.Max, exp.Min)) and not conds:
+            return table, f"with the {'highest' if isinstance(agg, exp.Max) else 'lowest'} {label}"
+        word = {exp.GT: "above", exp.GTE: "at least", exp.LT: "below", exp.LTE: "at most"}.get(
+            cls, "equal to"
+        )
+        return table, f"with {label} {word} the {head}" + (f" {conds}" if conds else "")
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -183,6 +251,13 @@ class Describer:
                 return (col.table if col else None), f"with a known {self.label(scope, col, inner.this)}"
             if isinstance(inner, exp.Paren):
                 inner = inner.this
+            if isinstance(inner, exp.In) and inner.args.get("query") is not None:
+                col = scope.column(inner.this)
+                sub_main, _, conds = self.subquery_words(inner.args["query"])
+                if sub_main is not None:
+                    return (col.table if col else None), f"without any {sub_main.names.plural}" + (
+                        f" {conds}" if conds else ""
+                    )
             if isinstance(inner, exp.EQ):
                 t, words = self.condition(scope, exp.NEQ(this=inner.this, expression=inner.expression))
                 return t, words
@@ -205,6 +280,12 @@ class Describer:
             col = scope.column(node.this)
             if node.args.get("query") is not None:
                 label = self.label(scope, col, node.this)
+                sub_main, _, conds = self.subquery_words(node.args["query"])
+                if sub_main is not None:
+                    one = sub_main.names.singular
+                    return (col.table if col else None), f"with {_article(one)} {one}" + (
+                        f" {conds}" if conds else ""
+                    )
                 return (col.table if col else None), f"with {_article(label)} {label} found by a subquery"
             values = [_value_text(e) for e in node.expressions]
             joined = (
@@ -245,6 +326,10 @@ class Describer:
                         "of at least ": "of at most ",
                         "of at most ": "of at least ",
                     }.get(word, word)
+                if isinstance(right, (exp.Subquery, exp.Select)) or (
+                    isinstance(right, exp.Paren) and isinstance(right.this, exp.Select)
+                ):
+                    return self.compared_to_subquery(scope, left, cls, right)
                 yc = _year_column(scope, left)
                 if yc is not None:
                     label = self.label(scope, yc, left)
@@ -379,10 +464,17 @@ class Describer:
                 else:
                     head += f", top {n} by {order_words}"
         elif n and order_words and not late_top:
-            head = f"The {n} {subject} with the {order_words}"
-            shown = [p for p in plain if p not in order_words]
-            if shown:
-                head += " (" + _and_list(shown) + ")"
+            most = _most(order_words)
+            one = main.names.singular if main else "row"
+            shown = [p for p in plain if p not in order_words or p in group_labels]
+            if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
+                head = f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
+            elif n == "1":
+                head = (_and_list(shown) + f" of the {one}" if shown else f"The {one}") + f" with the {most}"
+            else:
+                head = _and_list(shown) + f" of the {n} {subject}" if shown else f"The {n} {subject}"
+                head += f" with the {most}"
+            head = head[0].upper() + head[1:]
         else:
             if sel.args.get("distinct") is not None:
                 head = "Distinct " + " and ".join(plain) + f" of {subject}"
@@ -391,6 +483,8 @@ class Describer:
                 head = (listed[0].upper() + listed[1:]) + f" of {subject}"
             if n and order_words:
                 tail = f", top {n} by {order_words}"
+            elif order_words and not n:
+                tail = ", " + _in_order(order_words)
             elif n and late_top:
                 tail = f", first {n} rows"
             elif n:
@@ -484,6 +578,21 @@ def _expr_label(node: exp.Expression) -> str:
     if isinstance(node, exp.Func) and not isinstance(node, exp.Case):
         return node.sql_name().lower().replace("_", " ") + " value"
     return "a computed value"
+
+
+def _most(order_words: str) -> str:
+    """ "highest count of albums" -> "most albums"; other orders as they are."""
+    for word, say in (("highest count of ", "most "), ("lowest count of ", "fewest ")):
+        if order_words.startswith(word):
+            return say + order_words[len(word) :]
+    return order_words
+
+
+def _in_order(order_words: str) -> str:
+    """ "highest price" -> "in descending order of price"; "lowest name" -> "ordered by name"."""
+    if order_words.startswith("highest "):
+        return "in descending order of " + order_words[len("highest ") :]
+    return "ordered by " + order_words.split(" ", 1)[-1]
 
 
 def _and_list(words: list[str]) -> str:

@@ -20,7 +20,6 @@ from ctxtool.dialects import normalize
 from ctxtool.draft.names import Namer, TableName
 
 CATEGORICAL_MAX = 30  # a text column with at most this many values is a category
-MAX_CATEGORY_ROWS_UNIQUE = 12  # above this many rows, a column unique per row is no category
 SMALL_NUMBER_MAX = 12  # a number column with at most this many values is also a category
 
 # Words that must be quoted as identifiers in at least one of the engines.
@@ -111,21 +110,33 @@ class Column:
         d = self.distinct
         if d is None or d < 2:
             return False
-        rows = self.table.rows or 0
-        if rows and d >= 0.9 * rows and rows > MAX_CATEGORY_ROWS_UNIQUE:
-            return False  # a value per row: names, not categories
-        if self.category == "text":
-            return d <= CATEGORICAL_MAX
         if self.category == "bool":
             return False  # flags get questions of their own ("How many X are active?")
-        return d <= SMALL_NUMBER_MAX
+        if not self.repeats:  # every row its own value: a name or a measure, not a dimension
+            return False
+        if self.category == "text":
+            return d <= CATEGORICAL_MAX
+        return d <= SMALL_NUMBER_MAX and not self.is_fractional
+
+    @property
+    def repeats(self) -> bool:
+        """Whether values come back row after row (at most ~60% as many values as rows)."""
+        d, rows = self.distinct, self.table.rows
+        return d is None or not rows or rows <= 0 or d <= max(2, 0.6 * rows)
+
+    @property
+    def is_fractional(self) -> bool:
+        t = self.type.lower()
+        return any(w in t for w in ("double", "float", "real", "numeric", "decimal", "money"))
 
     @property
     def is_measure(self) -> bool:
         if self.id_like or self.is_audit or self.category != "number" or self.is_year:
             return False
+        if re.search(r"(?:^|_)year(?:$|_)|^year", self.name, re.I):  # a year is a date, not an amount
+            return False
         d = self.distinct
-        return d is None or d > SMALL_NUMBER_MAX
+        return d is None or d >= 3
 
     @property
     def is_name(self) -> bool:
@@ -419,6 +430,18 @@ class Model:
             if t.name.lower() == low:
                 return t
         return None
+
+    def table_weights(self) -> dict[str, float]:
+        """0..1 per table name: how central it is (rows, and the foreign keys that reach it), so
+        drafts about the main entities rank before those about lookup and link tables."""
+        import math
+
+        raw: dict[str, float] = {}
+        for t in self.tables:
+            degree = sum(1 for j in self.joins if j.parent is t or j.child is t)
+            raw[t.name] = math.log10(1 + max(t.rows or 0, 0)) + 0.5 * degree - (1.0 if t.is_link else 0.0)
+        top = max(raw.values(), default=0.0) or 1.0
+        return {k: max(v, 0.0) / top for k, v in raw.items()}
 
     def parents_of(self, table: Table) -> list[Join]:
         return [j for j in self.joins if j.child is table and j.parent is not table]

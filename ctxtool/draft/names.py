@@ -71,13 +71,40 @@ _IRREGULAR_PLURALS = {
 _IRREGULAR_SINGULARS = {v: k for k, v in _IRREGULAR_PLURALS.items()}
 
 
+# Nouns that do not take an -s: the plural is the word itself ("staff", not "staffs").
+UNCOUNTABLE = frozenset(
+    """staff personnel equipment information furniture aircraft data feedback software hardware
+    luggage baggage news series species sheep fish deer offspring media evidence research advice
+    mail music traffic""".split()
+)
+
+
+def _inflect() -> Any:
+    """The ``inflect`` engine (irregular English plurals), made once."""
+    global _ENGINE
+    if _ENGINE is None:
+        import inflect
+
+        _ENGINE = inflect.engine()
+    return _ENGINE
+
+
+_ENGINE: Any = None
+
+
 def pluralize(noun: str) -> str:
-    """``loan`` -> ``loans``, ``category`` -> ``categories``, ``district name`` -> ``district names``."""
+    """``loan`` -> ``loans``, ``category`` -> ``categories``, ``district name`` -> ``district names``,
+    ``criterion`` -> ``criteria``, ``staff`` -> ``staff``."""
     head, _, last = noun.rpartition(" ")
     prefix = head + " " if head else ""
     low = last.lower()
     if low in _IRREGULAR_PLURALS:
         return prefix + _IRREGULAR_PLURALS[low]
+    if low in UNCOUNTABLE or not low.isalpha():
+        return noun
+    plural = _inflect().plural_noun(low)
+    if isinstance(plural, str) and plural.isalpha() and plural[:1] == low[:1]:
+        return prefix + (plural if last.islower() else last[0] + plural[1:])  # man -> men, leaf -> leaves
     if re.search(r"[^aeiou]y$", low):
         return prefix + last[:-1] + "ies"
     if re.search(r"(s|x|z|ch|sh)$", low):
@@ -92,6 +119,14 @@ def singularize(noun: str) -> str:
     low = last.lower()
     if low in _IRREGULAR_SINGULARS:
         return prefix + _IRREGULAR_SINGULARS[low]
+    if low in UNCOUNTABLE or re.search(r"(ss|us|is|ics)$", low) or len(low) <= 3:
+        return noun
+    if low.isalpha():  # criteria, men, leaves, analyses, buses: what inflect pluralizes back
+        single = _inflect().singular_noun(low)
+        if isinstance(single, str) and single.isalpha() and pluralize(single).lower() == low:
+            return prefix + (single if last.islower() else last[0] + single[1:])
+        if not low.endswith("s"):
+            return noun
     if low.endswith("ies") and len(low) > 4:
         return prefix + last[:-3] + "y"
     if re.search(r"(ss|us|is|ics)$", low) or len(low) <= 3:
@@ -103,10 +138,34 @@ def singularize(noun: str) -> str:
     return noun
 
 
+# A one-letter prefix on "name" is the usual shorthand for which name it is (fname, lname).
+_NAME_PREFIX = {"f": "first", "l": "last", "m": "middle"}
+
+
+def split_compound(part: str) -> list[str]:
+    """A run-together identifier part as its words (``clubdesc`` -> club, desc; ``unitprice`` ->
+    unit, price; ``fname`` -> first, name), by English word frequencies; kept whole unless every
+    piece is a real word or a known abbreviation, so codes (``a11``, ``stuid``) stay as they are."""
+    low = part.lower()
+    if len(low) < 5 or not low.isalpha():
+        return [part]
+    import wordninja
+
+    pieces = wordninja.split(low)
+    if len(pieces) == 2 and pieces[1] == "name" and pieces[0] in _NAME_PREFIX:
+        return [_NAME_PREFIX[pieces[0]], "name"]
+    if len(pieces) < 2 or any(len(p) < 3 and p not in ABBREVIATIONS for p in pieces):
+        return [part]
+    if len(pieces) > 3:
+        return [part]
+    return pieces
+
+
 def words_of(identifier: str) -> str:
-    """An identifier as words: ``birth_date`` -> "birth date", ``departureTime`` -> "departure time"."""
+    """An identifier as words: ``birth_date`` -> "birth date", ``departureTime`` -> "departure time",
+    ``clubdesc`` -> "club description"."""
     text = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", identifier)
-    parts = [p for p in re.split(r"[_\W]+", text) if p]
+    parts = [w for p in re.split(r"[_\W]+", text) if p for w in split_compound(p)]
     out = [ABBREVIATIONS.get(p.lower(), p.lower() if not p.isupper() or len(p) > 4 else p) for p in parts]
     return " ".join(out) or identifier
 
@@ -236,8 +295,7 @@ class Namer:
         label = comment_label(column.get("comment"), values=_common(column))
         if label:
             return label
-        words = words_of(column["name"])
-        return words
+        return without_table_prefix(words_of(column["name"]), self.table(table).singular)
 
     def has_real_name(self, table: dict[str, Any], column: dict[str, Any]) -> bool:
         """False for cryptic names (``A3``) with no comment or glossary entry: questions using them
@@ -249,6 +307,16 @@ class Namer:
         return bool(re.search(r"[a-z]{3,}", column["name"].lower())) and not re.fullmatch(
             r"[a-z]{1,2}\d+", column["name"].lower()
         )
+
+
+def without_table_prefix(label: str, singular: str) -> str:
+    """``club name`` of a club -> "name", ``document date`` of a document -> "date": the table is
+    said by the question already (keys, ``club ID``, keep their table)."""
+    head = singular.lower() + " "
+    rest = label[len(head) :] if label.lower().startswith(head) else ""
+    if not rest or rest.lower() in ("id", "ids", "key", "code", "number", "no"):
+        return label
+    return rest
 
 
 def _common(column: dict[str, Any]) -> list[Any]:

@@ -14,6 +14,7 @@ from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.facets import draft_facets
 from ctxtool.draft.model import Model
 from ctxtool.draft.names import Glossary, Namer, load_glossary
+from ctxtool.draft.ranking import DEFAULT_MAX, cut, rank_drafts, same_sql, same_wording
 from ctxtool.draft.templates import draft_templates
 from ctxtool.draft.workload import Workload, fingerprint, group_statements, read_log
 from ctxtool.errors import InputError
@@ -54,6 +55,11 @@ class DraftResult:
     llm_note: str | None = None
     already: int = 0  # drafts left out because the set being merged into has them
     skipped_columns: list[tuple[str, str]] = field(default_factory=list)  # (column, why)
+    max_templates: int | None = None  # the --max the ranked drafts were cut at
+
+    @property
+    def left_out(self) -> list[Draft]:
+        return [d for d in self.drafts if d.status == "left out"]
 
     @property
     def kept(self) -> list[Draft]:
@@ -79,6 +85,9 @@ class DraftResult:
             "dropped": [d.to_report() for d in self.dropped],
             "skipped_columns": [{"column": c, "reason": r} for c, r in self.skipped_columns],
         }
+        if self.max_templates is not None:
+            out["max"] = self.max_templates
+            out["left_out"] = [d.to_report() for d in self.left_out]
         if self.workload is not None:
             out["workload"] = {
                 "statements": self.workload.statements,
@@ -165,6 +174,7 @@ def draft(
     llm: Any = None,
     existing: Sequence[dict[str, Any]] = (),
     schema_drafts: bool = True,
+    max_templates: int | None = DEFAULT_MAX,
     progress: Callable[[Draft], None] | None = None,
 ) -> DraftResult:
     """Draft ``kind`` ("templates" or "facets") for ``snapshot``; check everything; return the result.
@@ -173,7 +183,8 @@ def draft(
     lets drafts execute and samples values the profile lacks;
     ``workload`` is a log file or ``pg_stat_statements`` / ``performance_schema``; ``llm`` a
     :class:`ctxtool.llm.ChatClient` for more proposals and better wording; ``existing`` items (of the
-    set being merged into) count for coverage.
+    set being merged into) count for coverage. Templates are ranked by how likely they are asked
+    (:mod:`ctxtool.draft.ranking`), one per wording, and cut at ``max_templates`` (None: all).
     """
     if kind not in ("templates", "facets"):
         raise InputError(f"unknown draft kind {kind!r}: use templates or facets")
@@ -195,6 +206,7 @@ def draft(
             drafts.extend(draft_from_workload(model, wl))
         if schema_drafts:
             drafts.extend(draft_templates(model))
+        drafts = rank_drafts(drafts, model.table_weights())
     else:
         if workload:
             raise InputError("--workload drafts templates: use `ctxtool draft templates --workload ...`")
@@ -202,6 +214,8 @@ def draft(
     unique = _dedupe(drafts, [], kind, dialect)
     drafts = _dedupe(unique, existing, kind, dialect)
     already = len(unique) - len(drafts)
+    new = {id(d) for d in drafts}
+    in_set = [d for d in unique if id(d) not in new]
     note = None
     if llm is not None:
         from ctxtool.draft.llm import improve
@@ -216,9 +230,19 @@ def draft(
         connector=connector,
         progress=progress,
     )
+    if kind == "templates":
+        from ctxtool.draft.check import parameterize_drafts
+
+        parameterize_drafts(in_set, dialect, model.labelled_snapshot())  # their wordings, to compare
+        ranked = rank_drafts([*drafts, *in_set], model.table_weights())
+        same_sql([d for d in ranked if id(d) not in {id(x) for x in in_set}], dialect, existing)
+        same_wording(ranked, in_set, existing)
+        cut(ranked, max_templates, in_set)
+    already += sum(1 for d in drafts if d.status == "already")
     result = DraftResult(
         kind, dialect, drafts, wl, llm_note=note, already=already, skipped_columns=model.skipped_columns()
     )
+    result.max_templates = max_templates if kind == "templates" else None
     if wl is not None:
         result.coverage = coverage_of([*existing, *(d.item for d in result.kept)], wl, dialect)
     return result

@@ -125,12 +125,9 @@ def date_range_sql(m: Model, d: Column, year: int) -> tuple[str, str]:
     """A condition for "within ``year``" and how the question says it."""
     if d.is_timestamp:
         a, b = f"{year}-01-01 00:00:00", f"{year + 1}-01-01 00:00:00"
-        return (
-            f"{m.col(d)} >= {m.literal(a, d)} AND {m.col(d)} < {m.literal(b, d)}",
-            f"from {a} up to {b}",
-        )
+        return (f"{m.col(d)} >= {m.literal(a, d)} AND {m.col(d)} < {m.literal(b, d)}", f"in {year}")
     a, b = f"{year}-01-01", f"{year}-12-31"
-    return f"{m.col(d)} BETWEEN {m.literal(a, d)} AND {m.literal(b, d)}", f"between {a} and {b}"
+    return f"{m.col(d)} BETWEEN {m.literal(a, d)} AND {m.literal(b, d)}", f"in {year}"
 
 
 def date_phrase(d: Column, facet: bool = False) -> str:
@@ -472,5 +469,8 @@ class TemplateDrafter:
 
 
 def draft_templates(model: Model) -> list[Draft]:
-    """Template drafts for every table and join of ``model`` (not yet parameterized or checked)."""
-    return TemplateDrafter(model).run()
+    """Template drafts for every table and join of ``model`` (not yet parameterized or checked):
+    these families and those of :mod:`ctxtool.draft.questions`."""
+    from ctxtool.draft.questions import draft_questions
+
+    return TemplateDrafter(model).run() + draft_questions(model)

@@ -1,0 +1,351 @@
+"""The questions a team curates first, drafted from the schema and the data alone.
+
+:mod:`ctxtool.draft.templates` drafts counts, breakdowns and top-10s; this module adds the shapes
+people ask most, each answering exactly what is asked (the columns named, nothing more): listings of
+an entity's describing columns, lookups of a column by the name users type, the average / maximum /
+minimum of real measures, "the name of the X with the highest Y", listings in order and above a
+threshold, distinct values of a dimension, "which Y has the most X", above-the-average questions and,
+along foreign keys and link tables, "the X with the most Ys", "Xs without any Y" and a child listed
+with its parent. How it is said comes from :mod:`ctxtool.draft.phrasing`.
+"""
+
+from __future__ import annotations
+
+from ctxtool.draft.drafts import Draft, template
+from ctxtool.draft.model import Column, Join, Model, Table
+from ctxtool.draft.phrasing import and_list, plural_label, the_names, verb
+from ctxtool.draft.templates import (
+    categories,
+    is_additive,
+    key_columns,
+    measures,
+    say,
+    threshold,
+)
+
+MAX_LISTED = 6  # describing columns listed one by one
+MAX_PAIRED = 5  # columns listed beside the name
+MAX_LOOKUPS = 4  # columns looked up by name
+
+
+def describing(t: Table) -> list[Column]:
+    """The columns that describe a row (not keys, ids or bookkeeping), in table order."""
+    return [
+        c
+        for c in t.columns
+        if c.readable
+        and not c.is_audit
+        and c.category in ("text", "number", "date", "bool")
+        and (not c.id_like or _natural_key(c))
+    ]
+
+
+def _natural_key(c: Column) -> bool:
+    """A key people read and type (a code, a name, a date), not a surrogate number or a reference."""
+    return c.in_pk and not c.in_fk and c.category in ("text", "date") and len(c.table.primary_key) == 1
+
+
+def naming(t: Table) -> list[Column]:
+    """The columns that name a row: first and last name together when the table has both, else the
+    name column."""
+    first = next((c for c in describing(t) if c.label.lower().endswith("first name")), None)
+    last = next((c for c in describing(t) if c.label.lower().endswith("last name")), None)
+    if first is not None and last is not None:
+        return [first, last]
+    named = [c for c in t.columns if c.readable and c.category == "text" and _names_a_row(c)]
+    return named[:1]
+
+
+def _names_a_row(c: Column) -> bool:
+    """A text column labelled as a name or title (a text key may be one: ``dept_name``)."""
+    label = c.label.lower()
+    return (label in ("name", "title") or label.endswith((" name", " title"))) and not c.in_fk
+
+
+class QuestionDrafter:
+    def __init__(self, model: Model) -> None:
+        self.m = model
+        self.out: list[Draft] = []
+
+    def add(self, question: str, sql: str, family: str, *tables: Table) -> None:
+        self.out.append(template(question, sql, f"schema:{family}", [t.name for t in tables]))
+
+    def run(self) -> list[Draft]:
+        for t in self.m.tables:
+            if not t.is_link:
+                self.table(t)
+        for j in self.m.joins:
+            if not j.child.is_link and j.child is not j.parent and len(j.pairs) == 1:
+                self.join(j)
+        for link in self.m.links:
+            for own, other in ((link.a, link.b), (link.b, link.a)):
+                if own.parent is not other.parent and len(own.pairs) == 1:
+                    self.link(own, other)
+        return self.out
+
+    # -- one table ------------------------------------------------------------------------------
+
+    def cols(self, cols: list[Column], alias: str | None = None) -> str:
+        return ", ".join(self.m.col(c, alias) for c in cols)
+
+    def table(self, t: Table) -> None:
+        m, p, s = self.m, t.names.plural, t.names.singular
+        src = m.table_sql(t)
+        names = naming(t)
+        shown = describing(t)
+        said = the_names(names)  # "names", "first names and last names"
+        if names:
+            self.add(
+                f"What are the {said} of all {p}?", f"SELECT {self.cols(names)} FROM {src}", "list-names", t
+            )
+        for c in [c for c in shown if c not in names or len(names) > 1][:MAX_LISTED]:
+            # a dimension is listed by its values ("the locations of cinemas": each once)
+            distinct = "DISTINCT " if c.is_categorical and c.category == "text" else ""
+            self.add(
+                f"What are the {plural_label(c)} of all {p}?",
+                f"SELECT {distinct}{m.col(c)} FROM {src}",
+                "list-column",
+                t,
+            )
+        if names:
+            for c in [c for c in shown if c not in names][:MAX_PAIRED]:
+                self.add(
+                    f"What are the {and_list([*[plural_label(n) for n in names], plural_label(c)])} of all {p}?",
+                    f"SELECT {self.cols(names)}, {m.col(c)} FROM {src}",
+                    "list-with-name",
+                    t,
+                )
+        name = names[0] if len(names) == 1 else None
+        if name is not None and (values := m.values(name, 1)):
+            v = values[0]
+            for c in [c for c in shown if c is not name][:MAX_LOOKUPS]:
+                self.add(
+                    f"What {verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
+                    f"SELECT {m.col(c)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+                    "lookup-column",
+                    t,
+                )
+        for meas in measures(t):
+            mc = m.col(meas)
+            label = meas.label
+            for word, agg in (("average", "AVG"), ("maximum", "MAX"), ("minimum", "MIN")):
+                self.add(
+                    f"What {verb(label)} the {word} {label} of all {p}?",
+                    f"SELECT {agg}({mc}) FROM {src}",
+                    "aggregate",
+                    t,
+                )
+            if is_additive(meas):
+                self.add(
+                    f"What {verb(label)} the total {label} of all {p}?",
+                    f"SELECT SUM({mc}) FROM {src}",
+                    "aggregate",
+                    t,
+                )
+            self.add(
+                f"What are the maximum and minimum {label} of all {p}?",
+                f"SELECT MAX({mc}), MIN({mc}) FROM {src}",
+                "min-max",
+                t,
+            )
+            self.add(
+                f"What are the average, minimum and maximum {label} of all {p}?",
+                f"SELECT AVG({mc}), MIN({mc}), MAX({mc}) FROM {src}",
+                "min-max",
+                t,
+            )
+            if not names:
+                continue
+            nsql = self.cols(names)
+            self.add(
+                f"What is the {the_names(names, 1)} of the {s} with the highest {label}?",
+                f"SELECT {nsql} FROM {src} ORDER BY {mc} DESC LIMIT 1",
+                "superlative",
+                t,
+            )
+            self.add(
+                f"What is the {the_names(names, 1)} of the {s} with the lowest {label}?",
+                f"SELECT {nsql} FROM {src} ORDER BY {mc} ASC LIMIT 1",
+                "superlative",
+                t,
+            )
+            for c in [c for c in shown if c not in names and c is not meas][:3]:
+                for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                    self.add(
+                        f"What {verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
+                        f"SELECT {m.col(c)} FROM {src} ORDER BY {mc} {order} LIMIT 1",
+                        "superlative",
+                        t,
+                    )
+            self.add(
+                f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the highest {label}?",
+                f"SELECT {nsql}, {mc} FROM {src} ORDER BY {mc} DESC LIMIT 1",
+                "superlative",
+                t,
+            )
+            self.add(
+                f"List the {said} of all {p} ordered by {label}.",
+                f"SELECT {nsql} FROM {src} ORDER BY {mc}",
+                "ordered",
+                t,
+            )
+            self.add(
+                f"List the {said} of all {p} in descending order of {label}.",
+                f"SELECT {nsql} FROM {src} ORDER BY {mc} DESC",
+                "ordered",
+                t,
+            )
+            limit = threshold(meas)
+            if limit is not None:
+                self.add(
+                    f"What are the {said} of {p} with {label} greater than {limit}?",
+                    f"SELECT {nsql} FROM {src} WHERE {mc} > {limit}",
+                    "list-threshold",
+                    t,
+                )
+                self.add(
+                    f"What are the {said} of {p} with {label} less than {limit}?",
+                    f"SELECT {nsql} FROM {src} WHERE {mc} < {limit}",
+                    "list-threshold",
+                    t,
+                )
+            self.add(
+                f"Which {p} have {label} above the average? Give their {said}.",
+                f"SELECT {nsql} FROM {src} WHERE {mc} > (SELECT AVG({mc}) FROM {src})",
+                "above-average",
+                t,
+            )
+        if names:
+            self.add(
+                f"List the {said} of all {p} in alphabetical order.",
+                f"SELECT {self.cols(names)} FROM {src} ORDER BY {self.cols(names)}",
+                "ordered",
+                t,
+            )
+            for d in [c for c in shown if c.is_date][:2]:
+                self.add(
+                    f"List the {said} of all {p} ordered by {d.label}.",
+                    f"SELECT {self.cols(names)} FROM {src} ORDER BY {m.col(d)}",
+                    "ordered",
+                    t,
+                )
+        others = [c for c in shown if c not in names][:4]
+        for i, a in enumerate(others):  # two describing columns side by side
+            for b in others[i + 1 :]:
+                self.add(
+                    f"What are the {plural_label(a)} and {plural_label(b)} of all {p}?",
+                    f"SELECT {m.col(a)}, {m.col(b)} FROM {src}",
+                    "list-pair",
+                    t,
+                )
+        cats = categories(t)
+        for c in [c for c in shown if c not in cats and c.repeats and c.distinct and c.distinct > 1][:4]:
+            self.add(
+                f"What are the distinct {plural_label(c)} of {p}?",
+                f"SELECT DISTINCT {m.col(c)} FROM {src}",
+                "distinct",
+                t,
+            )
+        for cat in [c for c in categories(t) if c not in names]:  # a name is not a dimension
+            cc = m.col(cat)
+            self.add(
+                f"What are the distinct {plural_label(cat)} of {p}?",
+                f"SELECT DISTINCT {cc} FROM {src}",
+                "distinct",
+                t,
+            )
+            self.add(
+                f"How many distinct {plural_label(cat)} do {p} have?",
+                f"SELECT COUNT(DISTINCT {cc}) FROM {src}",
+                "distinct",
+                t,
+            )
+            self.add(
+                f"Which {cat.label} has the most {p}?",
+                f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY COUNT(*) DESC LIMIT 1",
+                "most-category",
+                t,
+            )
+            if names and (values := m.values(cat, 1)):
+                v = values[0]
+                self.add(
+                    f"What are the {said} of {p} with {cat.label} {say(v, cat)}?",
+                    f"SELECT {self.cols(names)} FROM {src} WHERE {cc} = {m.literal(v, cat)}",
+                    "list-where",
+                    t,
+                )
+
+    # -- along a foreign key ----------------------------------------------------------------------
+
+    def join(self, j: Join) -> None:
+        m = self.m
+        c, p = j.child, j.parent
+        if c.name.lower() == p.name.lower() or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
+            return
+        pnames = naming(p)
+        if not pnames:
+            return
+        fk, pk = j.pairs[0]
+        src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
+        psql = self.cols(pnames)
+        keys = ", ".join(m.col(k) for k in key_columns(p))
+        said = the_names(pnames)
+        self.add(
+            f"What is the {the_names(pnames, 1)} of the {p.names.singular} with the most {c.names.plural}?",
+            f"SELECT {psql} FROM {src} GROUP BY {keys}, {psql} ORDER BY COUNT(*) DESC LIMIT 1",
+            "join-top",
+            c,
+            p,
+        )
+        self.add(
+            f"Which {p.names.plural} have no {c.names.plural}? Give their {said}.",
+            f"SELECT {psql} FROM {m.table_sql(p)} WHERE {m.col(pk)} NOT IN "
+            f"(SELECT {m.col(fk)} FROM {m.table_sql(c)} WHERE {m.col(fk)} IS NOT NULL)",
+            "without",
+            c,
+            p,
+        )
+        cnames = naming(c)
+        if cnames:
+            self.add(
+                f"Show the {the_names(cnames)} of all {c.names.plural} and the {the_names(pnames)} of their "
+                f"{p.names.plural}.",
+                f"SELECT {self.cols(cnames)}, {psql} FROM {src}",
+                "join-list",
+                c,
+                p,
+            )
+
+    def link(self, own: Join, other: Join) -> None:
+        """Through a link table: "the playlist with the most tracks", "tracks in no playlist"."""
+        m = self.m
+        link, a, b = own.child, own.parent, other.parent
+        if a.name.lower() == b.name.lower():
+            return
+        anames = naming(a)
+        if not anames:
+            return
+        fk, pk = own.pairs[0]
+        src = f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)}"
+        asql = self.cols(anames)
+        keys = ", ".join(m.col(k) for k in key_columns(a))
+        self.add(
+            f"What is the {the_names(anames, 1)} of the {a.names.singular} with the most {b.names.plural}?",
+            f"SELECT {asql} FROM {src} GROUP BY {keys}, {asql} ORDER BY COUNT(*) DESC LIMIT 1",
+            "link-top",
+            link,
+            a,
+        )
+        self.add(
+            f"Which {a.names.plural} have no {b.names.plural}? Give their {the_names(anames)}.",
+            f"SELECT {asql} FROM {m.table_sql(a)} WHERE {m.col(pk)} NOT IN "
+            f"(SELECT {m.col(fk)} FROM {m.table_sql(link)} WHERE {m.col(fk)} IS NOT NULL)",
+            "without",
+            link,
+            a,
+        )
+
+
+def draft_questions(model: Model) -> list[Draft]:
+    """The curated-first questions of ``model`` (not yet parameterized or checked)."""
+    return QuestionDrafter(model).run()
