@@ -34,6 +34,7 @@ FACET_WINDOW = 4
 FACET_SIMILARITY = 0.7
 _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
+_FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
 @dataclass
@@ -82,6 +83,23 @@ def _stated_by(entity: Entity, text: str) -> bool:
     if entity.kind in ("stated", "quoted"):  # "male" in "all males": the same words, inflected
         mine = content_tokens(entity.text)
         return bool(mine) and set(mine) <= set(content_tokens(text))
+    return False
+
+
+def _or_between(
+    question: str, entities: list[Entity], before: list[int], fb: dict[str, tuple[int, float]]
+) -> bool:
+    """The question joins a value already used (the template's, an earlier facet's) and one of this
+    facet's with "or" ("height over 5000 or prominence over 1000"): a union, which an ANDed facet
+    would turn into an intersection."""
+    if not question or not before or not fb:
+        return False
+    spans = sorted(
+        (entities[i].start, entities[i].end, i in before) for i in [*before, *(i for i, _ in fb.values())]
+    )
+    for (_, a_end, a_old), (b_start, _, b_old) in zip(spans, spans[1:], strict=False):
+        if a_old != b_old and re.search(r"\bor\b", question[a_end:b_start], re.I):
+            return True
     return False
 
 
@@ -229,12 +247,20 @@ class Matcher:
             explained = q_set & (t_set | bound_descr)
             facets: list[FacetUse] = []
             f_used = set(used)
+            equal_to: set[str] = set()  # columns a chosen facet already holds equal to a value
             for fi in facet_ids:
                 facet = self.facets[fi]
                 if not facet.tables or not facet.tables <= tpl.tables:
                     continue
+                fixed = {s.column for s in facet.slots if s.column and s.operator in _FIXES}
+                # a facet that fixes the very column the template returns makes the answer its own value;
+                # a second value for a column already fixed ("A or B") is no AND of two equalities
+                if fixed & (tpl.reads.projected | equal_to):
+                    continue
                 fb = bind_slots(facet.slots, entities, f_used) if facet.slots else {}
                 if fb is None:
+                    continue
+                if _or_between(question, entities, sorted(f_used), fb):
                     continue
                 f_tokens = facet.token_set
                 f_descr: set[str] = set()
@@ -262,6 +288,7 @@ class Matcher:
                     if cover < 0.75 or not new:
                         continue
                 facets.append(FacetUse(facet, fb, new))
+                equal_to |= fixed
                 explained |= new
                 f_used |= {i for i, _ in fb.values()}
             w_q = self.index.weight(q_tokens)

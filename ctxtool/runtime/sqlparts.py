@@ -141,6 +141,8 @@ class Reads:
 
     columns: set[str] = field(default_factory=set)  # column names (lower case), placeholders excluded
     grouped: bool = False  # a GROUP BY anywhere
+    # ``table.column`` (lower case) the outermost SELECT returns as they are (not inside a function)
+    projected: set[str] = field(default_factory=set)
 
 
 def analyze(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str]]:
@@ -157,8 +159,28 @@ def analyze_reads(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[st
     reads = Reads(
         {c.name.lower() for c in tree.find_all(exp.Column) if c.name and not c.name.startswith("__ctxp_")},
         tree.find(exp.Group) is not None,
+        set() if snippet else _projected(tree),
     )
     return _slot_columns(tree), _tables(tree, snippet), reads
+
+
+def _projected(tree: exp.Expression) -> set[str]:
+    """The columns the outermost SELECT returns bare (``x`` or ``x AS y``), as ``table.column``."""
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if select is None:
+        return set()
+    aliases = all_aliases(tree)
+    real = set(table_aliases(select))
+    out: set[str] = set()
+    for e in select.expressions:
+        col = e.this if isinstance(e, exp.Alias) else e
+        if not isinstance(col, exp.Column) or not col.name:
+            continue
+        table = aliases.get(col.table.lower(), col.table.lower()) if col.table else ""
+        if not table and len(real) == 1:
+            table = next(iter(real))
+        out.add(f"{table}.{col.name.lower()}" if table else col.name.lower())
+    return out
 
 
 def slot_columns(sql: str, dialect: str) -> dict[str, SlotColumn]:
@@ -221,6 +243,16 @@ class InjectError(Exception):
     """A facet cannot be added to this template's SQL (its table is not in any SELECT)."""
 
 
+def _negated(node: exp.Expression) -> bool:
+    """``node`` sits inside a NOT (``NOT IN``, ``NOT EXISTS``) or an ``EXCEPT`` right-hand side."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if isinstance(parent, exp.Not) or (isinstance(parent, exp.Except) and child is parent.expression):
+            return True
+        child, parent = parent, parent.parent
+    return False
+
+
 def inject_conditions(
     sql: str,
     dialect: str,
@@ -252,6 +284,9 @@ def inject_conditions(
                 break
         if target is None:
             raise InjectError(f"no SELECT of the template reads {', '.join(sorted(needed)) or 'its tables'}")
+        if _negated(target):
+            # "not in (... WHERE country = 'X')" excludes those of X: the condition would turn around
+            raise InjectError(f"the SELECT that reads {', '.join(sorted(needed))} is inside a negation")
         aliases = table_aliases(target)
         for col in cond.find_all(exp.Column):
             if col.table and col.table.lower() in aliases:

@@ -1,0 +1,130 @@
+"""Facets are added only where they keep the question's meaning: never on the column the template
+returns, never a second equality on a column already fixed or a value joined by "or" (a union is
+not an AND), never inside a negated subquery (NOT IN would exclude what the question includes).
+Drafted sets answered "Which industry ... Banking or Conglomerate?" with two ANDed equalities and
+"names of climbers not from Switzerland" with the facet inside the NOT IN."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool.runtime import Runtime, sqlparts
+from tests.backends import _pg_create, _pg_drop, unique_name
+
+
+@pytest.fixture(scope="module")
+def peaks_dsn(_pg15_admin: str):
+    import psycopg
+
+    name = unique_name("ctx_facets")
+    dsn = _pg_create(_pg15_admin, name)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE peak (peak_id int PRIMARY KEY, name text, height int, prominence int, range text);"
+            "CREATE TABLE climber (climber_id int PRIMARY KEY, name text, country text, peak_id int);"
+            "INSERT INTO peak VALUES (1, 'Alpha', 6000, 500, 'North'), (2, 'Beta', 4000, 1500, 'South'),"
+            " (3, 'Gamma', 3000, 200, 'North'), (4, 'Delta', 6500, 2000, 'East');"
+            "INSERT INTO climber VALUES (1, 'Ann', 'Switzerland', 1), (2, 'Bob', 'Austria', 2),"
+            " (3, 'Cid', 'Switzerland', 4);"
+        )
+    try:
+        yield dsn
+    finally:
+        _pg_drop(_pg15_admin, name)
+
+
+def _tpl(intent: str, sql: str) -> dict:
+    return {"nl_query": intent, "intent": intent, "sql": sql}
+
+
+def _facet(intent: str, p_intent: str, sql: str, p_sql: str) -> dict:
+    return {
+        "intent": intent,
+        "manifest": intent,
+        "sql_snippet": sql,
+        "parameterized": {"parameterized_intent": p_intent, "parameterized_sql_snippet": p_sql},
+    }
+
+
+def _search(column: str, concept: str) -> dict:
+    table, col = column.split(".")
+    return {
+        "concept_type": concept,
+        "description": f"{concept} values, exact",
+        "query": (
+            f"SELECT DISTINCT T.{col} AS value, '{column}' AS columns, '{concept}' AS concept_type, "
+            f"0.0 AS distance, '{{}}'::text AS context FROM {table} T WHERE lower(T.{col}) = lower($value::text)"
+        ),
+    }
+
+
+SET = {
+    "templates": [
+        _tpl("What are the names of all peaks?", "SELECT peak.name FROM peak"),
+        _tpl("How many peaks are there?", "SELECT COUNT(*) AS n FROM peak"),
+        _tpl("What are the ranges of all peaks?", "SELECT peak.range FROM peak"),
+        _tpl(
+            "Which peaks has no climber climbed?",
+            "SELECT peak.name FROM peak WHERE peak.peak_id NOT IN "
+            "(SELECT climber.peak_id FROM climber JOIN peak p2 ON p2.peak_id = climber.peak_id)",
+        ),
+    ],
+    "facets": [
+        _facet("peaks higher than 5000", "peaks higher than $1", "peak.height > 5000", "peak.height > $1"),
+        _facet(
+            "peaks with a prominence over 1000",
+            "peaks with a prominence over $1",
+            "peak.prominence > 1000",
+            "peak.prominence > $1",
+        ),
+        _facet(
+            "peaks in the North range", "peaks in the $1 range", "peak.range = 'North'", "peak.range = $1"
+        ),
+        _facet(
+            "climbers from Switzerland",
+            "climbers from $1",
+            "climber.country = 'Switzerland'",
+            "climber.country = $1",
+        ),
+    ],
+    "value_searches": [_search("peak.range", "Range"), _search("climber.country", "Country")],
+}
+
+
+@pytest.fixture(scope="module")
+def rt(peaks_dsn: str):
+    with Runtime(SET, dsn=peaks_dsn, use_llm=False) as runtime:
+        yield runtime
+
+
+def test_facets_still_apply_where_they_are_safe(rt):
+    ans = rt.ask("What are the names of peaks higher than 5000?")
+    assert ans.status == "answered", ans.explanation
+    assert sorted(r[0] for r in ans.rows) == ["Alpha", "Delta"]
+    ans = rt.ask("How many peaks are in the North range?")
+    assert ans.status == "answered", ans.explanation
+    assert ans.rows == [[2]]
+
+
+def test_or_between_two_values_is_not_an_and(rt):
+    ans = rt.ask("What are the names of peaks higher than 5000 or with a prominence over 1000?")
+    assert ans.status != "answered" or sorted(r[0] for r in ans.rows) == ["Alpha", "Beta", "Delta"], ans.sql
+    ans = rt.ask("How many peaks are in the North range or the South range?")
+    assert ans.status != "answered" or ans.rows == [[3]], ans.sql
+
+
+def test_no_facet_on_the_column_the_template_returns(rt):
+    ans = rt.ask("What are the ranges of peaks in the North range?", action="showsql")
+    assert ans.status != "answered", ans.sql  # "North", once per peak, is no answer
+
+
+def test_no_facet_inside_a_negated_subquery(rt):
+    ans = rt.ask("Which peaks has no climber from Switzerland climbed?")
+    assert ans.status != "answered" or sorted(r[0] for r in ans.rows) == ["Beta", "Gamma"], ans.sql
+    with pytest.raises(sqlparts.InjectError, match="negation"):
+        sqlparts.inject_conditions(
+            "SELECT p.name FROM peak p WHERE NOT p.peak_id IN (SELECT c.peak_id FROM climber c)",
+            "postgres",
+            [],
+            [("climber.country = $1", ["Switzerland"])],
+        )
