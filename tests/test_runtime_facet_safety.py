@@ -128,3 +128,25 @@ def test_no_facet_inside_a_negated_subquery(rt):
             [],
             [("climber.country = $1", ["Switzerland"])],
         )
+
+
+def test_an_order_asked_for_is_an_order_given(peaks_dsn):
+    data = {
+        "templates": [
+            _tpl("What are the names and heights of all peaks?", "SELECT peak.name, peak.height FROM peak"),
+            _tpl(
+                "What are the names of peaks from the lowest to the highest?",
+                "SELECT peak.name FROM peak ORDER BY peak.height",
+            ),
+        ]
+    }
+    with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
+        ans = runtime.ask("What are the names and heights of all peaks, ordered by height?")
+        assert ans.status != "answered", ans.sql  # the only unordered template: rows in no order
+        _, cands, _ = runtime.understand("What are the names and heights of all peaks, ordered by height?")
+        unordered = next(c for c in cands if c.template.index == 0)
+        assert "asks for an order" in "; ".join(unordered.reasons)
+        ans = runtime.ask("What are the names of the peaks in descending order of height?")
+        assert ans.status != "answered", ans.sql  # the ordered template sorts the other way
+        ans = runtime.ask("What are the names and heights of all peaks?")
+        assert ans.status == "answered" and len(ans.rows) == 4, ans.explanation

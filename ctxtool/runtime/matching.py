@@ -22,7 +22,7 @@ from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.index import ItemIndex
 from ctxtool.runtime.text import NUMBER_WORDS, content_tokens
-from ctxtool.runtime.verify import operator_agreement
+from ctxtool.runtime.verify import OPPOSITE, operator_agreement
 
 # the encoder's cosine below SIM_FLOOR says nothing; at SIM_FULL the wordings mean the same
 SIM_FLOOR = 0.5
@@ -34,6 +34,7 @@ FACET_WINDOW = 4
 FACET_SIMILARITY = 0.7
 _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
+ORDER_UNMET = 0.5
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
@@ -308,6 +309,15 @@ class Matcher:
             score *= agree
             if clashes:
                 reasons.append("the question and the template disagree on: " + ", ".join(clashes))
+            # "ordered by date of birth", "in descending order": rows in no order, or in the other
+            # order, are not what was asked (an order the template gives unasked is harmless)
+            wanted = {"desc"} if "__desc" in q_ops else {"asc"} if "__asc" in q_ops else set()
+            if ("__order" in q_set or wanted) and tpl.reads.order is None:
+                score *= ORDER_UNMET
+                reasons.append("the question asks for an order, the template returns rows in none")
+            elif wanted and tpl.reads.order not in wanted and "__desc" not in t_ops and "__asc" not in t_ops:
+                score *= OPPOSITE
+                reasons.append("the question asks for the opposite order")
             # the question names an entity (table) the template neither reads nor says: "average loan
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))

@@ -143,6 +143,8 @@ class Reads:
     grouped: bool = False  # a GROUP BY anywhere
     # ``table.column`` (lower case) the outermost SELECT returns as they are (not inside a function)
     projected: set[str] = field(default_factory=set)
+    # the outermost ORDER BY: None (rows in no stated order), "asc" or "desc" (of its first key)
+    order: str | None = None
 
 
 def analyze(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str]]:
@@ -160,6 +162,7 @@ def analyze_reads(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[st
         {c.name.lower() for c in tree.find_all(exp.Column) if c.name and not c.name.startswith("__ctxp_")},
         tree.find(exp.Group) is not None,
         set() if snippet else _projected(tree),
+        None if snippet else _order(tree),
     )
     return _slot_columns(tree), _tables(tree, snippet), reads
 
@@ -181,6 +184,14 @@ def _projected(tree: exp.Expression) -> set[str]:
             table = next(iter(real))
         out.add(f"{table}.{col.name.lower()}" if table else col.name.lower())
     return out
+
+
+def _order(tree: exp.Expression) -> str | None:
+    order = tree.args.get("order")
+    if not isinstance(order, exp.Order) or not order.expressions:
+        return None
+    first = order.expressions[0]
+    return "desc" if isinstance(first, exp.Ordered) and first.args.get("desc") else "asc"
 
 
 def slot_columns(sql: str, dialect: str) -> dict[str, SlotColumn]:
