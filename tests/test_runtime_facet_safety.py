@@ -150,3 +150,21 @@ def test_an_order_asked_for_is_an_order_given(peaks_dsn):
         assert ans.status != "answered", ans.sql  # the ordered template sorts the other way
         ans = runtime.ask("What are the names and heights of all peaks?")
         assert ans.status == "answered" and len(ans.rows) == 4, ans.explanation
+
+
+def test_which_one_has_the_most_is_not_answered_by_a_value(peaks_dsn):
+    data = {
+        "templates": [
+            _tpl("What is the greatest height of all peaks?", "SELECT MAX(peak.height) AS h FROM peak"),
+            _tpl("What are the names of all peaks?", "SELECT peak.name FROM peak"),
+        ]
+    }
+    with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
+        ans = runtime.ask("What is the greatest height of all peaks?")
+        assert ans.status == "answered" and ans.rows == [[6500]], ans.explanation
+        question = "What is the name of the peak with the greatest height?"
+        ans = runtime.ask(question, action="showsql")
+        assert ans.status != "answered", ans.sql  # 6500 is no name
+        _, cands, _ = runtime.understand(question)
+        value = next(c for c in cands if c.template.index == 0)
+        assert "returns a value" in "; ".join(value.reasons)

@@ -35,6 +35,10 @@ FACET_SIMILARITY = 0.7
 _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
 ORDER_UNMET = 0.5
+VALUE_FOR_WHO = 0.5
+_WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
+# not the time extremes: "the first name" is a name
+_EXTREME = frozenset({"__max", "__min", "__superlative"})
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
@@ -102,6 +106,12 @@ def _or_between(
         if a_old != b_old and re.search(r"\bor\b", question[a_end:b_start], re.I):
             return True
     return False
+
+
+def _asks_who_has_the_most(question: str) -> bool:
+    """ "... with the most students", "... has the smallest GDP": an extreme word right after
+    "with the" / "has the" asks for the one that has it."""
+    return any(_EXTREME & set(content_tokens(m.group(1))) for m in _WHO_HAS_THE.finditer(question))
 
 
 class Matcher:
@@ -318,6 +328,11 @@ class Matcher:
             elif wanted and tpl.reads.order not in wanted and "__desc" not in t_ops and "__asc" not in t_ops:
                 score *= OPPOSITE
                 reasons.append("the question asks for the opposite order")
+            # "the advisor with the most students" asks for who, not for how many: a template that
+            # returns one aggregate value does not name the one with the most
+            if tpl.reads.value_only and _asks_who_has_the_most(question):
+                score *= VALUE_FOR_WHO
+                reasons.append("the question asks which one has the most, the template returns a value")
             # the question names an entity (table) the template neither reads nor says: "average loan
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))

@@ -145,6 +145,8 @@ class Reads:
     projected: set[str] = field(default_factory=set)
     # the outermost ORDER BY: None (rows in no stated order), "asc" or "desc" (of its first key)
     order: str | None = None
+    # the outermost SELECT returns aggregates only, in one row (``MAX(x)``, ``COUNT(*)``): a value
+    value_only: bool = False
 
 
 def analyze(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str]]:
@@ -163,6 +165,7 @@ def analyze_reads(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[st
         tree.find(exp.Group) is not None,
         set() if snippet else _projected(tree),
         None if snippet else _order(tree),
+        not snippet and _value_only(tree),
     )
     return _slot_columns(tree), _tables(tree, snippet), reads
 
@@ -184,6 +187,12 @@ def _projected(tree: exp.Expression) -> set[str]:
             table = next(iter(real))
         out.add(f"{table}.{col.name.lower()}" if table else col.name.lower())
     return out
+
+
+def _value_only(tree: exp.Expression) -> bool:
+    if not isinstance(tree, exp.Select) or tree.args.get("group") or not tree.expressions:
+        return False
+    return all(isinstance(e.this if isinstance(e, exp.Alias) else e, exp.AggFunc) for e in tree.expressions)
 
 
 def _order(tree: exp.Expression) -> str | None:
