@@ -152,6 +152,15 @@ def test_an_order_asked_for_is_an_order_given(peaks_dsn):
         assert ans.status == "answered" and len(ans.rows) == 4, ans.explanation
 
 
+def _ptpl(intent: str, p_intent: str, sql: str, p_sql: str) -> dict:
+    return {
+        "nl_query": intent,
+        "intent": intent,
+        "sql": sql,
+        "parameterized": {"parameterized_intent": p_intent, "parameterized_sql": p_sql},
+    }
+
+
 def test_which_one_has_the_most_is_not_answered_by_a_value(peaks_dsn):
     data = {
         "templates": [
@@ -168,3 +177,31 @@ def test_which_one_has_the_most_is_not_answered_by_a_value(peaks_dsn):
         _, cands, _ = runtime.understand(question)
         value = next(c for c in cands if c.template.index == 0)
         assert "returns a value" in "; ".join(value.reasons)
+
+
+def test_a_count_of_rows_or_a_range_end_is_no_slot_value(peaks_dsn):
+    data = {
+        "templates": [
+            _ptpl(
+                "What are the names of peaks higher than 5000?",
+                "What are the names of peaks higher than $1?",
+                "SELECT peak.name FROM peak WHERE peak.height > 5000",
+                "SELECT peak.name FROM peak WHERE peak.height > $1",
+            ),
+            _ptpl(
+                "How many peaks have a prominence of 500?",
+                "How many peaks have a prominence of $1?",
+                "SELECT COUNT(*) AS n FROM peak WHERE peak.prominence = 500",
+                "SELECT COUNT(*) AS n FROM peak WHERE peak.prominence = $1",
+            ),
+        ]
+    }
+    with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
+        ans = runtime.ask("What are the names of peaks higher than 4500?")
+        assert ans.status == "answered" and sorted(r[0] for r in ans.rows) == ["Alpha", "Delta"]
+        ans = runtime.ask("What are the names of the top 3 highest peaks?", action="showsql")
+        assert ans.status != "answered", (ans.sql, ans.params)  # three rows, not a height above 3
+        ans = runtime.ask("How many peaks have a prominence of 1500?")
+        assert ans.status == "answered" and ans.rows == [[1]], ans.explanation
+        ans = runtime.ask("How many peaks have a prominence of 1500 or more?", action="showsql")
+        assert ans.status != "answered", (ans.sql, ans.params)  # a range, not = 1500

@@ -93,6 +93,12 @@ def _column_key(column: str) -> str:
 def compatibility(entity: Entity, slot: Slot) -> float:
     """0 (cannot fill) .. 1 (made for it)."""
     kind = slot.kind
+    lit = entity.literal
+    if lit is not None and lit.kind == "number":
+        if lit.rank and slot.operator not in ("limit", None):
+            return 0.0  # "the top 3 rates" keeps three rows; it is no rate above 3
+        if lit.bound and slot.operator in ("eq", "in", "like"):
+            return 0.0  # "2011 or later" is a range, not the year 2011
     slot_key = _column_key(slot.column) if slot.column else ""
     if kind == "text":
         if entity.kind in ("linked", "quoted") and not (

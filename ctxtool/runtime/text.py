@@ -274,6 +274,8 @@ class Literal:
     end: int
     value: object  # int / float / date / str
     as_year: bool = False  # written as a point in time: "in 1997", "since 2001"
+    rank: bool = False  # a count of rows to keep: "the top 3", "the 5 largest"
+    bound: bool = False  # one end of a range: "2011 or later", "10 or more"
 
     @property
     def is_year(self) -> bool:
@@ -296,6 +298,26 @@ NUMBER_WORDS = {
     )
 }
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+
+
+_RANK_BEFORE = re.compile(r"\b(?:top|first|last|bottom)\s+$", re.I)
+_BOUND_AFTER = re.compile(
+    r"\s*(?:or|and)\s+(?:later|earlier|more|less|fewer|above|below|over|under|higher|lower|greater|"
+    r"after|before|older|newer|younger|longer|shorter|bigger|smaller|up|beyond)\b",
+    re.I,
+)
+_EXTREMES = frozenset({"__max", "__min", "__max_date", "__min_date", "__superlative"})
+
+
+def _mark_number(lit: Literal, text: str) -> None:
+    """Set what the words around a number say it is: a year, a count of rows, one end of a range."""
+    before, after = text[: lit.start], text[lit.end :]
+    lit.as_year = lit.is_year and bool(_TIME_PREPOSITION.search(before))
+    nxt = re.match(r"\s*(\w+)", after)
+    lit.rank = bool(_RANK_BEFORE.search(before)) or bool(
+        nxt and _EXTREMES & set(content_tokens(nxt.group(1)))
+    )
+    lit.bound = bool(_BOUND_AFTER.match(after))
 
 
 _TIME_PREPOSITION = re.compile(
@@ -348,10 +370,12 @@ def find_literals(text: str) -> list[Literal]:
         if isinstance(value, float) and value.is_integer() and (tail or "." not in raw):
             value = int(value)
         lit = Literal("number", text[m.start() : end], m.start(), end, value)
-        lit.as_year = lit.is_year and bool(_TIME_PREPOSITION.search(text[: m.start()]))
+        _mark_number(lit, text)
         found.append(lit)
     for m in _NUMBER_WORD.finditer(text):
         if free(m.start(), m.end()):
-            found.append(Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()]))
+            lit = Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()])
+            _mark_number(lit, text)
+            found.append(lit)
     found.sort(key=lambda lit: lit.start)
     return found
