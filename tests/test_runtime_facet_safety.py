@@ -205,3 +205,28 @@ def test_a_count_of_rows_or_a_range_end_is_no_slot_value(peaks_dsn):
         assert ans.status == "answered" and ans.rows == [[1]], ans.explanation
         ans = runtime.ask("How many peaks have a prominence of 1500 or more?", action="showsql")
         assert ans.status != "answered", (ans.sql, ans.params)  # a range, not = 1500
+
+
+def test_a_comparison_slot_takes_a_number_compared_the_same_way(peaks_dsn):
+    data = {
+        "templates": [
+            _ptpl(
+                "What are the names of peaks higher than 5000?",
+                "What are the names of peaks higher than $1?",
+                "SELECT peak.name FROM peak WHERE peak.height > 5000",
+                "SELECT peak.name FROM peak WHERE peak.height > $1",
+            )
+        ]
+    }
+    with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
+        ans = runtime.ask("What are the names of peaks higher than 4500?")
+        assert ans.status == "answered" and sorted(r[0] for r in ans.rows) == ["Alpha", "Delta"]
+        for question in (
+            "What are the names of peaks with a height of 6000?",  # no comparison: = 6000
+            "What are the names of peaks lower than 4500?",  # the other way
+            "What are the names of peaks of 6000 or higher?",  # >= 6000, not > 6000
+        ):
+            ans = runtime.ask(question, action="showsql")
+            assert ans.status != "answered", (question, ans.sql, ans.params)
+            _, cands, _ = runtime.understand(question)
+            assert not cands, (question, [c.bindings for c in cands])  # the number fills no slot

@@ -90,6 +90,9 @@ def _column_key(column: str) -> str:
     return ".".join(column.lower().split(".")[-2:])
 
 
+_SENSE = {"gt": 1, "gte": 1, "lt": -1, "lte": -1}
+
+
 def compatibility(entity: Entity, slot: Slot) -> float:
     """0 (cannot fill) .. 1 (made for it)."""
     kind = slot.kind
@@ -97,8 +100,11 @@ def compatibility(entity: Entity, slot: Slot) -> float:
     if lit is not None and lit.kind == "number":
         if lit.rank and slot.operator not in ("limit", None):
             return 0.0  # "the top 3 rates" keeps three rows; it is no rate above 3
-        if lit.bound and slot.operator in ("eq", "in", "like"):
-            return 0.0  # "2011 or later" is a range, not the year 2011
+        if lit.bound and slot.operator in ("eq", "in", "like", "gt", "lt"):
+            return 0.0  # "2011 or later" is a range from 2011 on: not 2011 alone, not after 2011
+        sense = _SENSE.get(slot.operator or "")
+        if sense and lit.direction is not None and lit.direction != sense:
+            return 0.0  # "with 1 credit" is not "more than 1", "30 or younger" not "above 30"
     slot_key = _column_key(slot.column) if slot.column else ""
     if kind == "text":
         if entity.kind in ("linked", "quoted") and not (

@@ -276,6 +276,9 @@ class Literal:
     as_year: bool = False  # written as a point in time: "in 1997", "since 2001"
     rank: bool = False  # a count of rows to keep: "the top 3", "the 5 largest"
     bound: bool = False  # one end of a range: "2011 or later", "10 or more"
+    # the comparison the words around the number state: 1 (more than, after, or later), -1 (below,
+    # before, up to), 0 (none: "with 1 credit"), None (a comparison of unknown sense: "cheaper than")
+    direction: int | None = 0
 
     @property
     def is_year(self) -> bool:
@@ -302,10 +305,14 @@ _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
 
 _RANK_BEFORE = re.compile(r"\b(?:top|first|last|bottom)\s+$", re.I)
 _BOUND_AFTER = re.compile(
-    r"\s*(?:or|and)\s+(?:later|earlier|more|less|fewer|above|below|over|under|higher|lower|greater|"
-    r"after|before|older|newer|younger|longer|shorter|bigger|smaller|up|beyond)\b",
+    r"\s*(?:or|and)\s+(later|earlier|more|less|fewer|above|below|over|under|higher|lower|greater|"
+    r"after|before|older|newer|younger|longer|shorter|bigger|smaller|up|beyond)\b(?!\s+(?:than|\d))",
     re.I,
 )
+_DOWN = frozenset(
+    {"earlier", "less", "fewer", "below", "under", "lower", "before", "younger", "shorter", "smaller"}
+)
+_TO = frozenset({"to", "until", "till", "through"})
 _EXTREMES = frozenset({"__max", "__min", "__max_date", "__min_date", "__superlative"})
 
 
@@ -317,7 +324,20 @@ def _mark_number(lit: Literal, text: str) -> None:
     lit.rank = bool(_RANK_BEFORE.search(before)) or bool(
         nxt and _EXTREMES & set(content_tokens(nxt.group(1)))
     )
-    lit.bound = bool(_BOUND_AFTER.match(after))
+    bound = _BOUND_AFTER.match(after)
+    lit.bound = bool(bound)
+    if bound:
+        lit.direction = -1 if bound.group(1).lower() in _DOWN else 1
+        return
+    words = before.split()[-3:]
+    said = set(content_tokens(" ".join(words)))
+    low = [w.lower() for w in words]
+    if said & {"__gt", "__gte", "__after"} and "__not" not in said or (low and low[-1] == "from"):
+        lit.direction = 1
+    elif said & {"__lt", "__lte", "__before"} or "__not" in said or (low and low[-1] in _TO):
+        lit.direction = -1
+    elif "__comparative" in said or "between" in low:
+        lit.direction = None
 
 
 _TIME_PREPOSITION = re.compile(
