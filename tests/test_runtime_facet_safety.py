@@ -161,6 +161,14 @@ def _ptpl(intent: str, p_intent: str, sql: str, p_sql: str) -> dict:
     }
 
 
+HIGHER_THAN = _ptpl(
+    "What are the names of peaks higher than 5000?",
+    "What are the names of peaks higher than $1?",
+    "SELECT peak.name FROM peak WHERE peak.height > 5000",
+    "SELECT peak.name FROM peak WHERE peak.height > $1",
+)
+
+
 def test_which_one_has_the_most_is_not_answered_by_a_value(peaks_dsn):
     data = {
         "templates": [
@@ -182,12 +190,7 @@ def test_which_one_has_the_most_is_not_answered_by_a_value(peaks_dsn):
 def test_a_count_of_rows_or_a_range_end_is_no_slot_value(peaks_dsn):
     data = {
         "templates": [
-            _ptpl(
-                "What are the names of peaks higher than 5000?",
-                "What are the names of peaks higher than $1?",
-                "SELECT peak.name FROM peak WHERE peak.height > 5000",
-                "SELECT peak.name FROM peak WHERE peak.height > $1",
-            ),
+            HIGHER_THAN,
             _ptpl(
                 "How many peaks have a prominence of 500?",
                 "How many peaks have a prominence of $1?",
@@ -208,16 +211,7 @@ def test_a_count_of_rows_or_a_range_end_is_no_slot_value(peaks_dsn):
 
 
 def test_a_comparison_slot_takes_a_number_compared_the_same_way(peaks_dsn):
-    data = {
-        "templates": [
-            _ptpl(
-                "What are the names of peaks higher than 5000?",
-                "What are the names of peaks higher than $1?",
-                "SELECT peak.name FROM peak WHERE peak.height > 5000",
-                "SELECT peak.name FROM peak WHERE peak.height > $1",
-            )
-        ]
-    }
+    data = {"templates": [HIGHER_THAN]}
     with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
         ans = runtime.ask("What are the names of peaks higher than 4500?")
         assert ans.status == "answered" and sorted(r[0] for r in ans.rows) == ["Alpha", "Delta"]
