@@ -225,51 +225,22 @@ def _print_report(result, report, executed: bool) -> None:
     show_default=True,
     help="Keep the N templates most likely asked (workload queries first); the report lists the rest.",
 )
-def templates_command(
-    dsn,
-    snapshot_path,
-    tables,
-    glossary,
-    use_llm,
-    output,
-    merge_path,
-    row_cap,
-    timeout,
-    fmt,
-    workload,
-    max_templates,
-) -> None:
+def templates_command(**opts) -> None:
     """Draft templates (question -> SQL): counts, breakdowns, top-N, sums and averages, lookups by
     name, joins along foreign keys, and the workload's own queries described in words.
 
     Every draft is parameterized, validated and (with --dsn) executed read-only; drafts that fail or
     return nothing are dropped and listed on stderr.
     """
-    _run(
-        "templates",
-        dsn,
-        snapshot_path,
-        tables,
-        glossary,
-        use_llm,
-        output,
-        merge_path,
-        row_cap,
-        timeout,
-        fmt,
-        workload,
-        max_templates,
-    )
+    _run("templates", **opts)
 
 
 @command.command("facets")
 @_options
-def facets_command(
-    dsn, snapshot_path, tables, glossary, use_llm, output, merge_path, row_cap, timeout, fmt
-) -> None:
+def facets_command(**opts) -> None:
     """Draft facets (reusable filters, every column written table.column): numeric ranges inside the
     profiled bounds, equality on low-cardinality columns, date ranges, boolean flags, names."""
-    _run("facets", dsn, snapshot_path, tables, glossary, use_llm, output, merge_path, row_cap, timeout, fmt)
+    _run("facets", **opts)
 
 
 @command.command("glossary")

@@ -285,32 +285,14 @@ class QuestionDrafter:
         pnames = naming(p)
         if not pnames:
             return
-        fk, pk = j.pairs[0]
-        src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
-        psql = self.cols(pnames)
-        keys = ", ".join(m.col(k) for k in key_columns(p))
-        said = the_names(pnames)
-        self.add(
-            f"What is the {the_names(pnames, 1)} of the {p.names.singular} with the most {c.names.plural}?",
-            f"SELECT {psql} FROM {src} GROUP BY {keys}, {psql} ORDER BY COUNT(*) DESC LIMIT 1",
-            "join-top",
-            c,
-            p,
-        )
-        self.add(
-            f"Which {p.names.plural} have no {c.names.plural}? Give their {said}.",
-            f"SELECT {psql} FROM {m.table_sql(p)} WHERE {m.col(pk)} NOT IN "
-            f"(SELECT {m.col(fk)} FROM {m.table_sql(c)} WHERE {m.col(fk)} IS NOT NULL)",
-            "without",
-            c,
-            p,
-        )
+        self._most_and_without(j, pnames, c.names.plural, "join-top")
         cnames = naming(c)
         if cnames:
+            src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
             self.add(
                 f"Show the {the_names(cnames)} of all {c.names.plural} and the {the_names(pnames)} of their "
                 f"{p.names.plural}.",
-                f"SELECT {self.cols(cnames)}, {psql} FROM {src}",
+                f"SELECT {self.cols(cnames)}, {self.cols(pnames)} FROM {src}",
                 "join-list",
                 c,
                 p,
@@ -318,31 +300,36 @@ class QuestionDrafter:
 
     def link(self, own: Join, other: Join) -> None:
         """Through a link table: "the playlist with the most tracks", "tracks in no playlist"."""
-        m = self.m
-        link, a, b = own.child, own.parent, other.parent
+        a, b = own.parent, other.parent
         if a.name.lower() == b.name.lower():
             return
         anames = naming(a)
-        if not anames:
-            return
-        fk, pk = own.pairs[0]
-        src = f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)}"
-        asql = self.cols(anames)
-        keys = ", ".join(m.col(k) for k in key_columns(a))
+        if anames:
+            self._most_and_without(own, anames, b.names.plural, "link-top")
+
+    def _most_and_without(self, j: Join, names: list[Column], counted: str, top_kind: str) -> None:
+        """ "The X with the most Ys" and "Xs with no Y", counting the rows of ``j``'s child (the Ys
+        themselves, or the link table's rows that stand for them)."""
+        m = self.m
+        child, parent = j.child, j.parent
+        fk, pk = j.pairs[0]
+        src = f"{m.table_sql(child)} JOIN {m.table_sql(parent)} ON {m.join_on(j)}"
+        sql = self.cols(names)
+        keys = ", ".join(m.col(k) for k in key_columns(parent))
         self.add(
-            f"What is the {the_names(anames, 1)} of the {a.names.singular} with the most {b.names.plural}?",
-            f"SELECT {asql} FROM {src} GROUP BY {keys}, {asql} ORDER BY COUNT(*) DESC LIMIT 1",
-            "link-top",
-            link,
-            a,
+            f"What is the {the_names(names, 1)} of the {parent.names.singular} with the most {counted}?",
+            f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} ORDER BY COUNT(*) DESC LIMIT 1",
+            top_kind,
+            child,
+            parent,
         )
         self.add(
-            f"Which {a.names.plural} have no {b.names.plural}? Give their {the_names(anames)}.",
-            f"SELECT {asql} FROM {m.table_sql(a)} WHERE {m.col(pk)} NOT IN "
-            f"(SELECT {m.col(fk)} FROM {m.table_sql(link)} WHERE {m.col(fk)} IS NOT NULL)",
+            f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
+            f"SELECT {sql} FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
+            f"(SELECT {m.col(fk)} FROM {m.table_sql(child)} WHERE {m.col(fk)} IS NOT NULL)",
             "without",
-            link,
-            a,
+            child,
+            parent,
         )
 
 
