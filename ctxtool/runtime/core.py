@@ -26,6 +26,7 @@ from ctxtool.runtime.matching import Candidate, Matcher
 from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
+from ctxtool.runtime.verify import review
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence
 CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.confidence)
@@ -262,7 +263,11 @@ class Runtime:
         literals = find_literals(question)
         links = self.linker.link(question, literals)
         entities = entities_of(literals, links)
-        return entities, self.matcher.rank(question, entities), [lv.to_dict() for lv in links]
+        cands = self.matcher.rank(question, entities)
+        cands = review(
+            question, entities, cands, self.matcher.question_tokens(question, entities), self.dialect
+        )
+        return entities, cands, [lv.to_dict() for lv in links]
 
     def plan_from(self, cand: Candidate, entities: list[Entity], source: str = "template") -> Plan:
         """SQL and parameters for a candidate (see :func:`ctxtool.runtime.plan.plan_from`)."""
