@@ -172,10 +172,24 @@ def bind_slots(
     return out
 
 
+def own_table_value(entity: Entity, slot: Slot) -> Any:
+    """The entity's value, read on the slot's own column when the value search found it there too:
+    "Billy Cobam" is closest to a track name but the slot is an artist's name, where it reads
+    "Billy Cobham" (a value two columns hold is resolved by the template's own tables)."""
+    lv = entity.link
+    if lv is None or not slot.column:
+        return entity.value
+    key = _column_key(slot.column)
+    if lv.column_key == key:
+        return entity.value
+    own = [a for a in lv.alternatives if a.column_key == key]
+    return min(own, key=lambda a: a.distance).value if own else entity.value
+
+
 def param_value(entity: Entity, slot: Slot) -> Any:
     """The Python value bound for ``slot``: the stored value for linked text, ints for years,
     ``date`` for dates."""
-    v = entity.value
+    v = own_table_value(entity, slot)
     if slot.operator == "like" and isinstance(slot.example, str):
         # the template's pattern keeps its wildcards: '%North%' with "South" binds '%South%'
         text = str(v)

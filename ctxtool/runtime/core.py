@@ -25,8 +25,8 @@ from ctxtool.runtime.linking import ValueLinker
 from ctxtool.runtime.matching import Candidate, Matcher
 from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
+from ctxtool.runtime.sqlverify import review
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
-from ctxtool.runtime.verify import review
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence
 CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.confidence)
@@ -265,7 +265,12 @@ class Runtime:
         entities = entities_of(literals, links)
         cands = self.matcher.rank(question, entities)
         cands = review(
-            question, entities, cands, self.matcher.question_tokens(question, entities), self.dialect
+            question,
+            entities,
+            cands,
+            self.matcher.question_tokens(question, entities),
+            self.dialect,
+            self.matcher,
         )
         return entities, cands, [lv.to_dict() for lv in links]
 
