@@ -412,10 +412,13 @@ def _squash_value(text: str) -> str:
 
 
 def _read_alike(a: str, b: str) -> bool:
-    """Two spellings of one value: mostly the same letters, or the same stem ("nomination" /
-    "nominated")."""
+    """Two spellings of one value: mostly the same letters, the same words in part, or the same stem
+    ("nomination" / "nominated")."""
     if SequenceMatcher(None, a, b).ratio() >= LINK_SPELLING:
         return True
+    wa, wb = set(a.split()), set(b.split())
+    if wa <= wb or wb <= wa:
+        return True  # "Praha" for 'Hl.m. Praha': the words the question wrote are the value's
     prefix = len(os.path.commonprefix([a, b]))
     return prefix >= 4 and prefix >= 0.7 * min(len(a), len(b))
 
