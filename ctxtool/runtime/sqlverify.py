@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Container
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any
 
 from ctxtool.runtime.text import content_tokens
@@ -46,6 +48,7 @@ _CONTRACTED_NOT = re.compile(
 _SQL_LIMIT = re.compile(r"\blimit\s+\d+\s*;?\s*$", re.I)
 
 
+@lru_cache(maxsize=20_000)
 def name_words(name: str) -> list[str]:
     """The content words of an identifier (``destroyed_by_employee_id`` -> destroy, employee, id;
     ``roomName`` -> room, name; ``stuid`` -> stu, id)."""
@@ -68,6 +71,7 @@ def _words_meet(said: set[str], words: set[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=20_000)
 def counted_words(text: str) -> set[str] | None:
     """What "how many X" / "the number of distinct X" counts: the content words of X (None when the
     text counts nothing)."""
@@ -79,16 +83,20 @@ def counted_words(text: str) -> set[str] | None:
 
 
 def _counted_column_words(tpl: Any) -> set[str] | None:
+    return _counted_words_of(tpl.sql, tuple(sorted(tpl.tables)))
+
+
+@lru_cache(maxsize=20_000)
+def _counted_words_of(sql: str, tables: tuple[str, ...]) -> set[str] | None:
     """The words naming what the template's ``COUNT(DISTINCT col)`` counts: the column's own words
     without the generic ones, or its table's words when the column is only a key or a name."""
-    m = _COUNT_DISTINCT.search(tpl.sql)
+    m = _COUNT_DISTINCT.search(sql)
     if m is None:
         return None
     col = m.group(1).lower()
     own = set(name_words(col)) - _GENERIC
     if own:
         return own
-    tables = [t for t in tpl.tables]
     words: set[str] = set()
     for t in tables:
         words |= set(name_words(t))
@@ -143,17 +151,24 @@ def extreme_direction(q_tokens: set[str], tpl: Any) -> str | None:
     )
 
 
+@lru_cache(maxsize=20_000)
+def _says_not(text: str) -> bool:
+    return "__not" in content_tokens(text)
+
+
 def _negated(text: str) -> bool:
-    return "__not" in content_tokens(text) or bool(_CONTRACTED_NOT.search(text))
+    return _says_not(text) or bool(_CONTRACTED_NOT.search(text))
 
 
-def contracted_negation(question: str, phrasing_text: str) -> str | None:
+def contracted_negation(question: str, phrasing_text: str, q_tokens: set[str] | None = None) -> str | None:
     """A reason when one side says "don't" / "cannot" and the other has no negation at all (the word
     checks see "not" and "no", not the contracted forms)."""
-    q_tok, t_tok = "__not" in content_tokens(question), "__not" in content_tokens(phrasing_text)
+    q_tok = "__not" in q_tokens if q_tokens is not None else _says_not(question)
+    t_tok = _says_not(phrasing_text)
     if q_tok != t_tok:
         return None  # the word checks saw it already
-    q, t = _negated(question), _negated(phrasing_text)
+    q = q_tok or bool(_CONTRACTED_NOT.search(question))
+    t = _negated(phrasing_text)
     if q == t:
         return None
     return "negation (" + ("the question" if q else "the template") + " says not)"
@@ -271,6 +286,7 @@ def _column_kind(col: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=20_000)
 def _asked(text: str) -> tuple[str, set[str]] | None:
     """What a text asks for: ("name" | "id", the words of the thing) of "the names of X" (up to
     three words after "of") or "the X name of ..." (the word before)."""
@@ -387,7 +403,7 @@ def both_values_one_slot(question: str, entities: list[Any], cand: Any) -> str |
 _CODE = re.compile(r"(?<![\w'\"])([A-Z]{2,}\d*|[A-Z]+\d+[A-Z\d]*)(?![\w'\"])")
 
 
-def unlinked_codes(question: str, entities: list[Any], cand: Any, vocabulary: set[str]) -> list[str]:
+def unlinked_codes(question: str, entities: list[Any], cand: Any, vocabulary: Container[str]) -> list[str]:
     """Codes the question writes in capitals ("the budget type with code ORG") that no value search
     linked, that no wording of the set uses and that the template does not state: a value the SQL
     would not use."""
@@ -399,7 +415,11 @@ def unlinked_codes(question: str, entities: list[Any], cand: Any, vocabulary: se
         if any(e.start <= m.start() < e.end for e in entities):
             continue
         code = m.group(1)
-        if code.lower() in words or code.lower() in vocabulary or set(content_tokens(code)) & vocabulary:
+        if (
+            code.lower() in words
+            or code.lower() in vocabulary
+            or any(t in vocabulary for t in content_tokens(code))
+        ):
             continue
         if code.lower() in ("id", "ids", "i"):
             continue
@@ -466,7 +486,7 @@ def disagreements(
     cand: Any,
     q_set: set[str],
     dialect: str,
-    vocabulary: set[str],
+    vocabulary: Container[str],
     entity_words: set[str],
 ) -> list[tuple[float, str]]:
     """Every check that finds the candidate's SQL computing something else: (factor, reason)."""
@@ -476,7 +496,7 @@ def disagreements(
         (OTHER_TABLE, value_of_other_table(q_set, cand, entities)),
         (COUNTED_OTHER, counted_thing(question, tpl)),
         (OPPOSITE, extreme_direction(q_set, tpl)),
-        (NEGATION, contracted_negation(question, phrasing)),
+        (NEGATION, contracted_negation(question, phrasing, q_set)),
         (CONJUNCTION_CLASH, conjunction(question, entities, cand, dialect)),
         (OTHER_ENTITY, asked_entity(question, cand, entity_words)),
         (ONE_NUMBER, one_number(question, q_set, tpl)),
@@ -516,7 +536,8 @@ def review(
     """Lower each candidate whose SQL does not compute what the question asks (see the checks above),
     and tell reverse templates apart (:func:`reverse_pairs`); the list comes back best first."""
     q_set = set(q_tokens)
-    vocabulary: set[str] = matcher.vocabulary() if matcher is not None else set()
+    # the words of every wording of the set (the index's postings: no copy per question)
+    vocabulary: Container[str] = matcher.index.postings if matcher is not None else set()
     entity_words: set[str] = getattr(matcher, "entity_words", set())
     for c in cands:
         found = disagreements(question, entities, c, q_set, dialect, vocabulary, entity_words)
