@@ -342,8 +342,10 @@ _ONE_COUNT = re.compile(
 )
 
 
+# "each" and "every" read on the question as written: a value search may have taken them for a value
 _GROUPING = re.compile(
-    r"\bby\b|\b(?:for|of|in|across|among)\s+(?:the\s+)?(?:different|various|respective)\b", re.I
+    r"\b(?:by|each|every|per)\b|\b(?:for|of|in|across|among)\s+(?:the\s+)?(?:different|various|respective)\b",
+    re.I,
 )
 
 
@@ -352,7 +354,7 @@ def one_number(question: str, q_tokens: set[str], tpl: Any) -> str | None:
     the template returns one count per group (``SELECT country, COUNT(*) ... GROUP BY country``)."""
     if not tpl.reads.grouped or tpl.reads.value_only or not tpl.reads.projected:
         return None
-    if "__each" in q_tokens or "__each" in tpl.token_set or _GROUPING.search(question):
+    if "__each" in q_tokens or _GROUPING.search(question):
         return None
     if q_tokens & {"__max", "__min", "__superlative", "__gt", "__gte", "__lt", "__lte", "__comparative"}:
         return None
