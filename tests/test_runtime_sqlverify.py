@@ -187,6 +187,7 @@ def test_one_number_is_not_one_per_group(rt):
     ans = _answered(rt, "How many climbers come from each country?")
     assert sorted(ans.rows) == [["Austria", 2], ["Nepal", 1]]
     _not_answered(rt, "How many different countries are the climbers from?")
+    _not_answered(rt, "Count the number of different countries that climbers are from.")
 
 
 def test_a_value_the_template_compares_both_ways(rt):
@@ -207,6 +208,7 @@ def test_ids_are_not_names(rt):
     ans = _answered(rt, "What are the first names of customers living in Paris?")
     assert sorted(r[0] for r in ans.rows) == ["Carole", "Ines"]
     _not_answered(rt, "What are the ids of customers living in Paris?")
+    _not_answered(rt, "Which customers live in Paris? List the customer ids.")
 
 
 def test_a_count_besides_the_templates_measure(rt):

@@ -286,6 +286,10 @@ def _column_kind(col: str) -> str | None:
     return None
 
 
+_IDS = re.compile(r"\bids\b", re.I)
+_NAMED = re.compile(r"\b(?:names?|titles?)\b", re.I)
+
+
 @lru_cache(maxsize=20_000)
 def _asked(text: str) -> tuple[str, set[str]] | None:
     """What a text asks for: ("name" | "id", the words of the thing) of "the names of X" (up to
@@ -306,6 +310,8 @@ def asked_entity(question: str, cand: Any, entity_words: set[str]) -> str | None
     reverse). The thing must be one of the set's tables, so a word of no table decides nothing."""
     asked = _asked(question)
     tpl = cand.template
+    if asked is None and _IDS.search(question) and not _NAMED.search(question):
+        asked = ("id", set())  # "... List the customer ids."
     if asked is None or not tpl.reads.projected:
         return None
     kind, of = asked
@@ -344,7 +350,7 @@ _ONE_COUNT = re.compile(
 
 # "each" and "every" read on the question as written: a value search may have taken them for a value
 _GROUPING = re.compile(
-    r"\b(?:by|each|every|per)\b|\b(?:for|of|in|across|among)\s+(?:the\s+)?(?:different|various|respective)\b",
+    r"\b(?:by|each|every|per)\b|\b(?:for|in|across|among)\s+(?:the\s+)?(?:different|various|respective)\b",
     re.I,
 )
 
