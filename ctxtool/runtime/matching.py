@@ -36,6 +36,12 @@ _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
+# a value the question states that nothing uses: another question (a condition would be dropped)...
+UNUSED_VALUE = 0.45
+# ...unless it is an everyday lower-case word that only resembles a stored value ("number" ~ "Numeric",
+# "greater" inside a name): the value searches find something for most words of a question
+UNUSED_LOOKALIKE = 0.9
+_QUOTES = "\"'“‘«"
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
@@ -89,6 +95,24 @@ def _stated_by(entity: Entity, text: str) -> bool:
         mine = content_tokens(entity.text)
         return bool(mine) and set(mine) <= set(content_tokens(text))
     return False
+
+
+def unused_weight(entity: Entity, question: str) -> float:
+    """How much a value the question states but no template or facet uses counts against a reading:
+    a number, date, quoted string, name or exact stored value is a condition that would be dropped;
+    an ordinary lower-case word linked only approximately is most likely just a word; comparison
+    words ("more than") are never values."""
+    if entity.kind != "linked" or entity.link is None:
+        return UNUSED_VALUE
+    first = question[entity.start : entity.start + 1]
+    if first and first in _QUOTES:
+        return UNUSED_VALUE
+    words = content_tokens(entity.text)
+    if all(w.startswith("__") for w in words):
+        return 1.0
+    if entity.link.distance > 0 and not any(c.isupper() for c in entity.text):
+        return UNUSED_LOOKALIKE
+    return UNUSED_VALUE
 
 
 def _or_between(
@@ -379,7 +403,8 @@ class Matcher:
                 if i not in f_used and not _stated_by(entities[i], phrasing.text)
             ]
             if unused:
-                score *= 0.45 ** len(unused)
+                for i in unused:
+                    score *= unused_weight(entities[i], question)
                 reasons.append(
                     "the question states values nothing uses: " + ", ".join(entities[i].text for i in unused)
                 )

@@ -46,6 +46,17 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("lower than", "__lt"),
     ("smaller than", "__lt"),
     ("at most", "__lte"),
+    # "3 or more", "ten or fewer": a number and the open end of its range (as "at least 3")
+    ("or more", "__gte"),
+    ("or greater", "__gte"),
+    ("or higher", "__gte"),
+    ("or above", "__gte"),
+    ("or over", "__gte"),
+    ("or less", "__lte"),
+    ("or fewer", "__lte"),
+    ("or lower", "__lte"),
+    ("or below", "__lte"),
+    ("or under", "__lte"),
     ("no more than", "__lte"),
     ("prior to", "__before"),
     ("earlier than", "__before"),
@@ -209,7 +220,9 @@ def lemma(word: str) -> tuple[str, str | None]:
     if not forms:
         return word, None
     adj = forms.get("ADJ")
-    if adj and adj[0] != word and word not in CANONICAL_WORDS:
+    # a noun spelled like a comparative is the noun ("number", not a degree of "numb")
+    noun = forms.get("NOUN", ())[:1] == (word,) and word not in ("better", "worse")
+    if adj and adj[0] != word and word not in CANONICAL_WORDS and not noun:
         if word.endswith("est") or word in ("best", "worst"):
             return adj[0], "superlative"
         if word.endswith("er") or word in ("better", "worse"):
