@@ -40,9 +40,12 @@ def _linked(text: str, start: int, distance: float) -> Entity:
 
 
 def test_how_much_an_unused_value_counts_against_a_reading():
-    q = 'Count the number of items from "acme" made in Lyon or more than that.'
-    assert unused_weight(_linked("number", q.index("number"), 0.14), q) == UNUSED_LOOKALIKE
-    assert unused_weight(_linked("number", q.index("number"), 0.0), q) == UNUSED_VALUE  # exact: a value
+    q = 'Count the items from "acme" with a serial number made in Lyon or more than that.'
+    assert unused_weight(_linked("serial", q.index("serial"), 0.14), q) == UNUSED_LOOKALIKE
+    assert unused_weight(_linked("serial", q.index("serial"), 0.0), q) == UNUSED_VALUE  # exact: a value
+    # words of counting and comparing, alone or with their neighbour, are never values
+    assert unused_weight(_linked("number", 4, 0.0), "the number of items") == 1.0
+    assert unused_weight(_linked("more", 5, 0.0), "3 or more items") == 1.0
     assert unused_weight(_linked('"acme"', q.index('"acme"'), 0.2), q) == UNUSED_VALUE  # quoted
     assert unused_weight(_linked("Lyon", q.index("Lyon"), 0.1), q) == UNUSED_VALUE  # a name
     assert unused_weight(_linked("more than", q.index("more than"), 0.1), q) == 1.0  # comparison words
@@ -114,3 +117,18 @@ def test_an_ordinary_word_resembling_a_value_does_not_block_the_answer(runtime):
     # a stored value written as such still must be used: 'crimson' is a condition no count template has
     declined = runtime.ask("How many colors are there named crimson?", action="showsql")
     assert declined.status != "answered" or declined.template.index != 0
+
+
+def test_different_distinct_and_unique_say_the_same():
+    assert set(content_tokens("How many different store locations are there?")) == set(
+        content_tokens("Count the number of distinct store locations.")
+    )
+    assert "__distinct" in content_tokens("the unique ids of the teams")
+
+
+def test_function_words_are_not_content():
+    # "which", "them", "by", "corresponding": how a question is built, not what it asks
+    assert content_tokens("Which rooms cost more than 100? Sort them by their price.") == content_tokens(
+        "rooms cost more than 100? sort price."
+    )
+    assert content_tokens("the ids and the corresponding names") == content_tokens("the ids and the names")

@@ -126,6 +126,10 @@ CANONICAL_WORDS: dict[str, str] = {
     "increasing": "__asc",
     "alphabetical": "__asc",
     "alphabetically": "__asc",
+    # "different", "distinct", "unique" say the same of the rows (without repeats)
+    "different": "__distinct",
+    "distinct": "__distinct",
+    "unique": "__distinct",
     "both": "__both",
     "either": "__either",
     "oldest": "__min_date",
@@ -143,7 +147,8 @@ STOPWORDS = frozenset(
     their they have has had can could would should will all any some as into about return want know need our
     my your s how much there's what's kind sort one ones whole data record records entry entries
     where within inside located currently ever exist exists existing value values given registered recorded
-    listed stored available present""".split()
+    listed stored available present which them also well across than by respective respectively
+    corresponding correspond""".split()
 )
 
 _MONTHS = {
