@@ -132,3 +132,24 @@ def test_function_words_are_not_content():
         "rooms cost more than 100? sort price."
     )
     assert content_tokens("the ids and the corresponding names") == content_tokens("the ids and the names")
+
+
+def test_the_columns_a_template_returns_explain_the_words_that_ask_for_them():
+    from ctxtool.runtime.compiled import compile_item
+    from ctxtool.runtime.matching import Matcher
+
+    items = [
+        {"nl_query": "List all the stores in the mall.", "sql": "SELECT store_name FROM store"},
+        {
+            "nl_query": "List all the stores in the mall by size.",
+            "sql": "SELECT size FROM store ORDER BY size",
+        },
+    ]
+    templates = [compile_item("template", i, t, "postgres") for i, t in enumerate(items)]
+    matcher = Matcher(templates, [])
+    by_index = {
+        c.template.index: c for c in matcher.rank("What are the names of the stores in the mall?", [])
+    }
+    assert by_index[0].unexplained == []  # "names": the template returns store_name
+    assert "nam" in by_index[1].unexplained  # a template returning sizes does not answer it
+    assert by_index[0].lexical > by_index[1].lexical

@@ -182,9 +182,21 @@ class Matcher:
         # read asks for something else ("the number of students in one classroom")
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
+        self._returned: dict[int, set[str]] = {}
 
     def vocabulary(self) -> set[str]:
         return self.index.vocabulary()
+
+    def _returned_words(self, tpl: Compiled) -> set[str]:
+        """The words of the columns the template returns: "the names of ..." is what a query that
+        selects ``name`` answers, whether or not its wording says "name"."""
+        words = self._returned.get(id(tpl))
+        if words is None:
+            words = set()
+            for c in tpl.reads.projected:
+                words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
+            self._returned[id(tpl)] = words
+        return words
 
     def question_tokens(self, question: str, entities: list[Entity]) -> list[str]:
         text = list(question)
@@ -292,7 +304,7 @@ class Matcher:
         best: Candidate | None = None
         for p_i, phrasing in enumerate(tpl.phrasings):
             t_set = set(phrasing.tokens)
-            explained = q_set & (t_set | bound_descr)
+            explained = q_set & (t_set | bound_descr | self._returned_words(tpl))
             facets: list[FacetUse] = []
             f_used = set(used)
             equal_to: set[str] = set()  # columns a chosen facet already holds equal to a value
