@@ -147,7 +147,7 @@ STOPWORDS = frozenset(
     their they have has had can could would should will all any some as into about return want know need our
     my your s how much there's what's kind sort one ones whole data record records entry entries
     where within inside located currently ever exist exists existing value values given registered recorded
-    listed stored available present which them also well across than by respective respectively
+    listed stored available present them also well across than by respective respectively
     corresponding correspond""".split()
 )
 
