@@ -16,8 +16,25 @@ TEMPLATES = [
 ]
 
 
-def cand(i: int, score: float, checks: float = 1.0, facets: list | None = None) -> Candidate:
-    return Candidate(TEMPLATES[i], 0, score, {}, facets=facets or [], checks=checks, evidence=score)
+def cand(
+    i: int,
+    score: float,
+    checks: float = 1.0,
+    facets: list | None = None,
+    lexical: float = 0.8,
+    sim: float = 0.8,
+) -> Candidate:
+    return Candidate(
+        TEMPLATES[i],
+        0,
+        score,
+        {},
+        facets=facets or [],
+        checks=checks,
+        evidence=score,
+        lexical=lexical,
+        similarity=sim,
+    )
 
 
 def test_the_lead_is_over_the_best_other_reading_alone():
@@ -32,6 +49,14 @@ def test_near_duplicates_are_not_answered_however_high_the_evidence():
     best = cand(0, 0.95)
     assert not confident(best, [best, cand(1, 0.95 - MIN_LEAD + 0.01)], 0.7, calibrated=False)
     assert confident(best, [best, cand(1, 0.95 - MIN_LEAD - 0.01)], 0.7, calibrated=False)
+
+
+def test_a_question_in_the_templates_own_words_is_answered_beside_its_reverse():
+    best = cand(0, 1.0, lexical=1.0, sim=0.99)
+    assert confident(best, [best, cand(1, 0.95)], 0.7, calibrated=False)
+    assert not confident(
+        cand(0, 1.0, lexical=1.0, sim=0.9), [cand(0, 1.0), cand(1, 0.95)], 0.7, calibrated=False
+    )
 
 
 def test_a_clean_candidate_far_ahead_needs_less_evidence():

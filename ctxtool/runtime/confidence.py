@@ -72,6 +72,7 @@ def calibrate(cands: list[Any], semantic: bool) -> list[Any]:
 MIN_LEAD = 0.15
 CLEAR_LEAD = 0.3
 LEAD_CREDIT = 0.1
+VERBATIM = 0.95  # the encoder's cosine of a question and a wording that say the same
 
 
 def lead(best: Any, cands: Sequence[Any]) -> float:
@@ -89,7 +90,10 @@ def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: boo
     if calibrated:
         return best.score >= threshold
     margin = lead(best, cands)
-    if margin < MIN_LEAD:
+    # a question in the template's own words, the same sentence to the encoder, is that template
+    # however close its neighbours ("Which 5 playlists have the most tracks?" and its reverse)
+    verbatim = best.lexical >= 0.999 and best.similarity >= VERBATIM
+    if margin < MIN_LEAD and not verbatim:
         return False
     clean = best.checks >= 0.999
     return best.score >= threshold - (LEAD_CREDIT if clean and margin >= CLEAR_LEAD else 0.0)
