@@ -63,3 +63,37 @@ def calibrate(cands: list[Any], semantic: bool) -> list[Any]:
         c.score = round(1.0 / (1.0 + math.exp(-z)), 4)
     cands.sort(key=lambda c: -c.score)
     return cands
+
+
+# the evidence's lead over the best other reading (measured on the Spider train kit, odd and even
+# databases alike: bench/spider.py, docs/runtime.md): a top candidate less than MIN_LEAD ahead is too
+# often the wrong one of two near-duplicate templates, whatever its evidence; one that passed every
+# check and leads by CLEAR_LEAD is right often enough to answer LEAD_CREDIT below the threshold
+MIN_LEAD = 0.15
+CLEAR_LEAD = 0.3
+LEAD_CREDIT = 0.1
+VERBATIM = 0.95  # the encoder's cosine of a question and a wording that say the same
+
+
+def lead(best: Any, cands: Sequence[Any]) -> float:
+    """How far ``best`` is ahead of the best other template with other SQL, taken alone (a template
+    plus facets may compose the very condition ``best`` states: it is the same reading, not a rival;
+    two such candidates still within 0.02 are asked back)."""
+    other = [c.score for c in cands if c is not best and not c.facets and c.template.sql != best.template.sql]
+    return best.score - max(other, default=0.0)
+
+
+def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: bool) -> bool:
+    """Whether ``best`` is sure enough to answer: a calibrated probability is compared with its
+    threshold as it is; the raw evidence must also lead the other readings by MIN_LEAD, and a clean
+    candidate (every check passed) far ahead needs LEAD_CREDIT less."""
+    if calibrated:
+        return best.score >= threshold
+    margin = lead(best, cands)
+    # a question in the template's own words, the same sentence to the encoder, is that template
+    # however close its neighbours ("Which 5 playlists have the most tracks?" and its reverse)
+    verbatim = best.lexical >= 0.999 and best.similarity >= VERBATIM
+    if margin < MIN_LEAD and not verbatim:
+        return False
+    clean = best.checks >= 0.999
+    return best.score >= threshold - (LEAD_CREDIT if clean and margin >= CLEAR_LEAD else 0.0)

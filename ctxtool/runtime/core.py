@@ -21,6 +21,7 @@ from ctxtool.runtime import sqlparts
 from ctxtool.runtime.answer import ACTIONS, Answer
 from ctxtool.runtime.bind import Entity, bind_slots, entities_of
 from ctxtool.runtime.compiled import Compiled, compile_item
+from ctxtool.runtime.confidence import confident
 from ctxtool.runtime.linking import ValueLinker
 from ctxtool.runtime.matching import Candidate, Matcher
 from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
@@ -344,11 +345,12 @@ class Runtime:
 
         plan: Plan | None = None
         best = cands[0] if cands else None
-        if context and context.previous and (best is None or best.score < self.threshold):
+        sure = best is not None and confident(best, cands, self.threshold, self.confidence == "calibrated")
+        if context and context.previous and not sure:
             follow = self._followup(question, entities, context.previous)
             if follow is not None:
                 plan = self.plan_from(follow, entities, "followup")
-        if plan is None and best is not None and best.score >= self.threshold:
+        if plan is None and best is not None and sure:
             rivals = ambiguity(best, entities, self.dialect)
             close = [
                 c for c in cands[1:] if c.score >= best.score - 0.02 and c.template.sql != best.template.sql

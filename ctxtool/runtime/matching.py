@@ -13,6 +13,7 @@ condition is how wrong answers happen.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -36,6 +37,12 @@ _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
+# a value the question states that nothing uses: another question (a condition would be dropped)...
+UNUSED_VALUE = 0.45
+# ...unless it is an everyday lower-case word that only resembles a stored value ("number" ~ "Numeric",
+# "greater" inside a name): the value searches find something for most words of a question
+UNUSED_LOOKALIKE = 0.9
+_QUOTES = "\"'“‘«"
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
@@ -66,6 +73,7 @@ class Candidate:
     lexical: float = 0.0  # the word-overlap score before the checks
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
+    factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
 
 
 def table_words(table: str) -> list[str]:
@@ -89,6 +97,35 @@ def _stated_by(entity: Entity, text: str) -> bool:
         mine = content_tokens(entity.text)
         return bool(mine) and set(mine) <= set(content_tokens(text))
     return False
+
+
+def _comparison_words(entity: Entity, question: str) -> bool:
+    """The value's words are words of counting or comparing, alone or with the word before or after
+    them ("more than", "the number of", "3 or more")."""
+    before = question[: entity.start].split()[-1:]
+    after = question[entity.end :].split()[:1]
+    for words in ([entity.text], [*before, entity.text], [entity.text, *after]):
+        tokens = content_tokens(" ".join(words))
+        if tokens and all(t.startswith("__") for t in tokens):
+            return True
+    return False
+
+
+def unused_weight(entity: Entity, question: str) -> float:
+    """How much a value the question states but no template or facet uses counts against a reading:
+    a number, date, quoted string, name or exact stored value is a condition that would be dropped;
+    an ordinary lower-case word linked only approximately is most likely just a word; comparison
+    words ("more than") are never values."""
+    if entity.kind != "linked" or entity.link is None:
+        return UNUSED_VALUE
+    first = question[entity.start : entity.start + 1]
+    if first and first in _QUOTES:
+        return UNUSED_VALUE
+    if _comparison_words(entity, question):
+        return 1.0
+    if entity.link.distance > 0 and not any(c.isupper() for c in entity.text):
+        return UNUSED_LOOKALIKE
+    return UNUSED_VALUE
 
 
 def _or_between(
@@ -145,9 +182,21 @@ class Matcher:
         # read asks for something else ("the number of students in one classroom")
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
+        self._returned: dict[int, set[str]] = {}
 
     def vocabulary(self) -> set[str]:
         return self.index.vocabulary()
+
+    def _returned_words(self, tpl: Compiled) -> set[str]:
+        """The words of the columns the template returns: "the names of ..." is what a query that
+        selects ``name`` answers, whether or not its wording says "name"."""
+        words = self._returned.get(id(tpl))
+        if words is None:
+            words = set()
+            for c in tpl.reads.projected:
+                words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
+            self._returned[id(tpl)] = words
+        return words
 
     def question_tokens(self, question: str, entities: list[Entity]) -> list[str]:
         text = list(question)
@@ -255,7 +304,7 @@ class Matcher:
         best: Candidate | None = None
         for p_i, phrasing in enumerate(tpl.phrasings):
             t_set = set(phrasing.tokens)
-            explained = q_set & (t_set | bound_descr)
+            explained = q_set & (t_set | bound_descr | self._returned_words(tpl))
             facets: list[FacetUse] = []
             f_used = set(used)
             equal_to: set[str] = set()  # columns a chosen facet already holds equal to a value
@@ -308,7 +357,8 @@ class Matcher:
             t_cov = self.index.weight(t_set & (q_set | bound_descr | literal_words)) / w_t if w_t else 0.5
             # weighted harmonic mean: words of the question nothing explains weigh most
             lexical = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
-            score = 0.97 ** len(facets)  # on a tie, the template that says it all by itself
+            # each check's factor, by name (the confidence model weighs them one by one)
+            factors: dict[str, float] = {"facets": 0.97 ** len(facets)}  # on a tie, the template alone
             reasons = []
             # words that decide what the query computes (count/average/max, above/below, not...) must
             # agree: a question about the lowest salary is not answered by the highest-salary template
@@ -316,29 +366,29 @@ class Matcher:
             q_ops = {t for t in q_set if t.startswith("__")} - by_facets
             t_ops = {t for t in t_set if t.startswith("__")}
             agree, clashes = operator_agreement(q_ops, t_ops)
-            score *= agree
+            factors["operators"] = agree
             if clashes:
                 reasons.append("the question and the template disagree on: " + ", ".join(clashes))
             # "ordered by date of birth", "in descending order": rows in no order, or in the other
             # order, are not what was asked (an order the template gives unasked is harmless)
             wanted = {"desc"} if "__desc" in q_ops else {"asc"} if "__asc" in q_ops else set()
             if ("__order" in q_set or wanted) and tpl.reads.order is None:
-                score *= ORDER_UNMET
+                factors["order"] = ORDER_UNMET
                 reasons.append("the question asks for an order, the template returns rows in none")
             elif wanted and tpl.reads.order not in wanted and "__desc" not in t_ops and "__asc" not in t_ops:
-                score *= OPPOSITE
+                factors["order"] = OPPOSITE
                 reasons.append("the question asks for the opposite order")
             # "the advisor with the most students" asks for who, not for how many: a template that
             # returns one aggregate value does not name the one with the most
             if tpl.reads.value_only and _asks_who_has_the_most(question):
-                score *= VALUE_FOR_WHO
+                factors["who"] = VALUE_FOR_WHO
                 reasons.append("the question asks which one has the most, the template returns a value")
             # the question names an entity (table) the template neither reads nor says: "average loan
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
             other = (q_set & self.entity_words) - explained - tpl_words
             if other:
-                score *= 0.5 ** len(other)
+                factors["entities"] = 0.5 ** len(other)
                 reasons.append("the template is not about: " + ", ".join(sorted(other)))
             f_cols: set[str] = set()
             for fu in facets:
@@ -348,7 +398,7 @@ class Matcher:
             )
             cols -= self.entity_words  # already weighed as entities
             if cols:
-                score *= COLUMN_NOT_READ ** len(cols)
+                factors["columns"] = COLUMN_NOT_READ ** len(cols)
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))
             # "for each type" asks for groups; a template that returns one row does not answer it
             # (only with a measure: "the title of each film" lists films, "the number for each" groups)
@@ -360,30 +410,30 @@ class Matcher:
                 and not tpl.reads.grouped
                 and "__each" not in by_facets
             ):
-                score *= UNGROUPED
+                factors["grouping"] = UNGROUPED
                 reasons.append("the question asks per group, the template does not group")
             links = [entities[i].link for i, _ in bindings.values() if entities[i].link]
             for fu in facets:
                 links += [entities[i].link for i, _ in fu.bindings.values() if entities[i].link]
             if links:
                 worst = max(lv.distance for lv in links if lv)
-                score *= 1 - 0.5 * worst
+                factors["links"] = 1 - 0.5 * worst
                 if worst > 0:
                     reasons.append(f"closest stored value at distance {worst:.2f}")
             fit = [c for _, c in bindings.values()]
             if fit and min(fit) < 1:
-                score *= 0.85 + 0.15 * min(fit)
+                factors["fit"] = 0.85 + 0.15 * min(fit)
             unused = [
                 i
                 for i in range(len(entities))
                 if i not in f_used and not _stated_by(entities[i], phrasing.text)
             ]
             if unused:
-                score *= 0.45 ** len(unused)
+                factors["unused"] = math.prod(unused_weight(entities[i], question) for i in unused)
                 reasons.append(
                     "the question states values nothing uses: " + ", ".join(entities[i].text for i in unused)
                 )
-            checks = score
+            checks = math.prod(factors.values())
             cand = Candidate(
                 template=tpl,
                 phrasing=p_i,
@@ -392,6 +442,7 @@ class Matcher:
                 similarity=round(similarity, 4),
                 lexical=round(lexical, 4),
                 checks=round(checks, 4),
+                factors=factors,
                 bindings=bindings,
                 facets=facets,
                 q_cov=round(q_cov, 3),

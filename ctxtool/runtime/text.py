@@ -46,6 +46,17 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("lower than", "__lt"),
     ("smaller than", "__lt"),
     ("at most", "__lte"),
+    # "3 or more", "ten or fewer": a number and the open end of its range (as "at least 3")
+    ("or more", "__gte"),
+    ("or greater", "__gte"),
+    ("or higher", "__gte"),
+    ("or above", "__gte"),
+    ("or over", "__gte"),
+    ("or less", "__lte"),
+    ("or fewer", "__lte"),
+    ("or lower", "__lte"),
+    ("or below", "__lte"),
+    ("or under", "__lte"),
     ("no more than", "__lte"),
     ("prior to", "__before"),
     ("earlier than", "__before"),
@@ -115,6 +126,10 @@ CANONICAL_WORDS: dict[str, str] = {
     "increasing": "__asc",
     "alphabetical": "__asc",
     "alphabetically": "__asc",
+    # "different", "distinct", "unique" say the same of the rows (without repeats)
+    "different": "__distinct",
+    "distinct": "__distinct",
+    "unique": "__distinct",
     "both": "__both",
     "either": "__either",
     "oldest": "__min_date",
@@ -132,7 +147,8 @@ STOPWORDS = frozenset(
     their they have has had can could would should will all any some as into about return want know need our
     my your s how much there's what's kind sort one ones whole data record records entry entries
     where within inside located currently ever exist exists existing value values given registered recorded
-    listed stored available present""".split()
+    listed stored available present them also well across than by respective respectively
+    corresponding correspond""".split()
 )
 
 _MONTHS = {
@@ -209,7 +225,9 @@ def lemma(word: str) -> tuple[str, str | None]:
     if not forms:
         return word, None
     adj = forms.get("ADJ")
-    if adj and adj[0] != word and word not in CANONICAL_WORDS:
+    # a noun spelled like a comparative is the noun ("number", not a degree of "numb")
+    noun = forms.get("NOUN", ())[:1] == (word,) and word not in ("better", "worse")
+    if adj and adj[0] != word and word not in CANONICAL_WORDS and not noun:
         if word.endswith("est") or word in ("best", "worst"):
             return adj[0], "superlative"
         if word.endswith("er") or word in ("better", "worse"):
