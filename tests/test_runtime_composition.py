@@ -256,4 +256,4 @@ def test_a_typo_or_two_is_close_and_another_word_is_not():
     assert _typo_distance("Margrethe Lindqvist", "Margarethe Lindqvist") < 0.1  # a letter missing
     assert _typo_distance("Margrethe Lindqvst", "Margarethe Lindqvist") < 0.2  # two, in a long name
     assert _typo_distance("Prague East", "Prague West") == 1.0  # another word, not a typo
-    assert _typo_distance("Lisbon", "Lisboa") == 1.0  # too short to tell a typo from another name
+    assert _typo_distance("Porto", "Ports") == 1.0  # too short to tell a typo from another name

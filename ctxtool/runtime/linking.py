@@ -136,9 +136,10 @@ def _typo_distance(phrase: str, value: Any) -> float:
     how exact that is stays the search's word).
 
     Engines measure closeness their own way, and trigram distance is harsh on short words: the
-    transposed "Wjocik" is 0.44 from "Wojcik". Phrases of at least 8 characters only, one edit
-    under 16 characters and two from there."""
-    if not isinstance(value, str) or len(phrase) < 8:
+    transposed "Wjocik" is 0.44 from "Wojcik", and MariaDB has no edit distance at all. Phrases of
+    at least 6 characters only (one edit is then at most 0.17, as PostgreSQL's levenshtein over the
+    length gives), one edit under 16 characters and two from there."""
+    if not isinstance(value, str) or len(phrase) < 6:
         return 1.0
     a, b = phrase.casefold(), value.casefold()
     cap = 1 if max(len(a), len(b)) < 16 else 2
