@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +36,7 @@ from ctxtool.conversations.vectors import (
     retrieve,
     vectorize_turn,
 )
-from ctxtool.errors import CtxtoolError, DatabaseError, InputError
+from ctxtool.errors import CtxtoolError, InputError
 
 SQL_ACTIONS = ("runsql", "showsql", "explainsql", "narrate")
 
@@ -407,6 +406,7 @@ class ConversationRunner:
 
     def _followup(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
         from ctxtool.runtime.answer import Answer, TemplateUse, narrate
+        from ctxtool.runtime.execute import rows_text
 
         st = previous.state
         dialect = st.get("dialect") or self.runtime.dialect
@@ -440,11 +440,7 @@ class ConversationRunner:
                 if action == "narrate":
                     ans.text = narrate(question, None, ans.columns, ans.rows, ans.truncated)
                 else:
-                    ans.text = (
-                        f"No data found for: {question}"
-                        if not ans.rows
-                        else f"{len(ans.rows)} row(s)" + (" (row cap reached)" if ans.truncated else "")
-                    )
+                    ans.text = rows_text(question, ans)
         elif action == "showsql":
             ans.text = rw.sql
         else:
@@ -454,25 +450,9 @@ class ConversationRunner:
         return ans
 
     def _execute(self, ans: Any) -> None:
-        connector = getattr(self.runtime, "connector", None)
-        if connector is None:
-            raise InputError("no database to run the SQL on: give --dsn (or use --action showsql)")
-        t = time.perf_counter()
-        try:
-            result = connector.query(ans.sql, ans.params, max_rows=getattr(self.runtime, "row_cap", 1000))
-        except DatabaseError as exc:
-            if getattr(exc, "transient", False):  # no database session just now: no answer, try again
-                raise
-            ans.status = "error"
-            ans.error = str(exc)
-            ans.text = f"The query failed: {exc}"
-            return
-        finally:
-            ans.timings_ms["execute"] = round((time.perf_counter() - t) * 1000, 3)
-        ans.columns = list(result.columns)
-        ans.rows = [list(r) for r in result.rows]
-        ans.truncated = bool(result.truncated)
-        ans.executed = True
+        from ctxtool.runtime.execute import run
+
+        run(getattr(self.runtime, "connector", None), ans, getattr(self.runtime, "row_cap", 1000))
 
     def _link(self, text: str, state: dict[str, Any]) -> list[LinkedFilter]:
         """Values a filter follow-up names: linked through the set's value searches, and years."""
