@@ -94,3 +94,57 @@ def test_in_a_conversation_a_question_of_its_own_is_answered_on_its_own(financia
         average = rt.ask("what is the average amount by status?")
         assert average.source != "followup" and "COUNT(" not in (average.sql or "")
         assert any("not taken as a follow-up" in w for w in average.warnings)
+
+
+# ------------------------------------------------------------------------------ where users ask
+
+SEQUENCE = (
+    "How many loans are there?",
+    "how many loans were issued in 1997?",
+    "what is the average amount by status?",
+)
+
+
+def _check(answers: list[dict]) -> None:
+    loans, narrowed, average = answers
+    assert loans["source"] == "template"
+    assert narrowed["source"] == "followup" and narrowed["params"] == [1997]
+    assert average["source"] != "followup" and "COUNT(" not in (average.get("sql") or "")
+
+
+@pytest.mark.postgres
+def test_over_http_and_mcp_the_same_rules_hold(financial_runtime, financial_dsn, tmp_path):
+    import threading
+
+    from ctxtool.server.http import make_server
+    from ctxtool.server.service import Service
+    from tests.mcp_client import REPO, stdio
+    from tests.serve_support import call
+
+    server = make_server(Service(financial_runtime), "127.0.0.1", 0, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/ask"
+        _check([call(url, {"question": q, "session": "http"}, None, timeout=10)[1] for q in SEQUENCE])
+    finally:
+        server.shutdown()
+        server.server_close()
+    with stdio("--dsn", financial_dsn, "--context", str(REPO / RUNTIME_SET), cwd=tmp_path) as c:
+        _check([c.ok("ask", {"question": q, "session": "mcp"}) for q in SEQUENCE])
+
+
+@pytest.mark.postgres
+def test_in_the_chat_shell_the_same_rules_hold(financial_dsn, data_home):
+    from click.testing import CliRunner
+
+    from ctxtool.cli import cli
+
+    script = "/action showsql\n" + "\n".join(SEQUENCE) + "\n/quit\n"
+    r = CliRunner().invoke(
+        cli, ["chat", "--context", RUNTIME_SET, "--dsn", financial_dsn, "--no-llm"], input=script,
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "EXTRACT(YEAR FROM loan.date) = $1" in r.output  # the count narrowed by the year
+    assert "GROUP BY loan.status" not in r.output  # the average is not that count by status
