@@ -24,6 +24,7 @@ SET = {
         },
         {"nl_query": "How many agents are there?", "sql": "SELECT COUNT(*) FROM agent"},
         {"nl_query": "How many agents are on duty?", "sql": "SELECT COUNT(*) FROM agent WHERE on_duty"},
+        {"nl_query": "How many agents are there?", "sql": "SELECT COUNT(DISTINCT name) FROM agent"},
     ]
 }
 
@@ -58,6 +59,19 @@ def test_two_templates_as_close_ask_back_and_below_the_threshold_nothing_runs(rt
     low = _answer()
     assert choose([_cand(rt, 1, 0.6)], [], 0.7, "postgres", lambda c: rt.plan_from(c, []), low) is None
     assert low.status == "declined" and not low.disambiguation
+
+
+def test_two_templates_that_read_the_same_are_offered_once(rt):
+    ans = _answer()
+    cands = [_cand(rt, 1, 0.9), _cand(rt, 3, 0.9), _cand(rt, 2, 0.89)]
+    assert choose(cands, [], 0.7, "postgres", lambda c: rt.plan_from(c, []), ans) is None
+    assert ans.disambiguation == [
+        "Did you mean: How many agents are there?",
+        "Did you mean: How many agents are on duty?",
+    ]
+    back = _answer()
+    ask_back(back, [_cand(rt, 1, 0.5), _cand(rt, 3, 0.5)], [], 0.7, 0.35, "postgres")
+    assert back.disambiguation == ["Did you mean: How many agents are there?"]
 
 
 def test_without_a_plan_suggestions_above_the_floor_else_a_decline(rt):

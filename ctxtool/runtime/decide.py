@@ -16,6 +16,11 @@ from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean
 TIE = 0.02  # another template this close to the best one is a rival reading of the question
 
 
+def distinct(choices: list[str]) -> list[str]:
+    """The choices in order, each once (two templates may read the same in words)."""
+    return list(dict.fromkeys(choices))
+
+
 def choose(
     cands: list[Candidate],
     entities: list[Entity],
@@ -36,7 +41,7 @@ def choose(
         ans.disambiguation = rivals
     elif close:
         ans.status = "disambiguate"
-        ans.disambiguation = [did_you_mean(c, entities, dialect) for c in [best, *close][:4]]
+        ans.disambiguation = distinct([did_you_mean(c, entities, dialect) for c in [best, *close]])[:4]
     else:
         try:
             return plan_of(best)
@@ -59,7 +64,7 @@ def ask_back(
         suggestions = [c for c in cands if c.score >= suggest_threshold][:3]
         if suggestions:
             ans.status = "disambiguate"
-            ans.disambiguation = [did_you_mean(c, entities, dialect) for c in suggestions]
+            ans.disambiguation = distinct([did_you_mean(c, entities, dialect) for c in suggestions])
             ans.text = "No confident answer; did you mean one of these?"
         else:
             ans.status = "declined"
