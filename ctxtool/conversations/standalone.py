@@ -4,15 +4,15 @@ A follow-up rewrites the previous query; it can change which rows are read, how 
 or ordered, but not what is computed about which entity. A question that says what it computes (a
 count, an average, "the most") stands alone when:
 
-- none of the tables it names is one the previous query reads ("which district has the most
-  accounts?" after "What is the average loan amount?");
-- it asks for a measure the previous query does not compute ("what is the average amount by
-  status?" after "How many loans are there?"); a top, sort or "which has the most" follow-up brings
-  its own order, so an extreme asked that way is not a clash;
+- none of the tables it names is one the previous query reads ("which region has the most
+  payments?" after "What is the average invoice total?");
+- it asks for a measure the previous query does not compute ("what is the average total by
+  status?" after "How many invoices are there?"); a top, sort or "which has the most" follow-up
+  brings its own order, so an extreme asked that way is not a clash;
 - it picks from or counts the previous result while that result is one row (an ``ORDER BY`` over
-  the single value of "What is the average loan amount?" answers nothing).
+  the single value of "What is the average invoice total?" answers nothing).
 
-A question that states no measure ("Brno?", "by region", "sort by name") is elliptical and left to
+A question that states no measure ("Lisbon?", "by region", "sort by name") is elliptical and left to
 the follow-up rules. Everything comes from the question's canonical tokens
 (:mod:`ctxtool.runtime.text`) and the set's table words: no vocabulary of any database.
 """
