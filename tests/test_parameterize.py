@@ -187,6 +187,34 @@ def test_typed_literal_and_sign_are_one_value():
     ]
 
 
+@pytest.mark.parametrize(
+    ("dialect", "sql", "expected"),
+    [
+        # the wildcards in the value: the placeholder takes the whole pattern
+        ("postgres", "WHERE title LIKE '%North%'", "WHERE title LIKE $1"),
+        ("postgres", "WHERE title ILIKE 'North%'", "WHERE title ILIKE $1"),
+        ("mysql", "WHERE title LIKE '%North%'", "WHERE title LIKE ?"),
+        ("spanner", "WHERE title LIKE '%North%'", "WHERE title LIKE ?"),
+        # the wildcards in the SQL: the placeholder takes the word, the wildcards stay
+        ("postgres", "WHERE title LIKE '%' || 'North' || '%'", "WHERE title LIKE '%' || $1 || '%'"),
+        (
+            "postgres",
+            "WHERE lower(title) LIKE '%' || lower('North')",
+            "WHERE lower(title) LIKE '%' || lower($1)",
+        ),
+        ("mysql", "WHERE title LIKE CONCAT('%', 'North', '%')", "WHERE title LIKE CONCAT('%', ?, '%')"),
+        ("spanner", "WHERE title LIKE CONCAT('North', '%')", "WHERE title LIKE CONCAT(?, '%')"),
+    ],
+)
+def test_like_patterns_keep_their_wildcards(dialect, sql, expected):
+    d = derive("Which items have North in their title?", f"SELECT title FROM item {sql}", dialect)
+    assert d.parameterized_sql == f"SELECT title FROM item {expected}", d.problems
+    assert d.parameterized_intent.replace("$1", "?") == "Which items have ? in their title?"
+    # a wildcard standing alone in the concatenation is the template's logic, never a value
+    if "||" in sql or "CONCAT" in sql:
+        assert [p.sql_texts for p in d.params] == [["'North'"]]
+
+
 def test_types_prefer_value_search_then_snapshot_then_names():
     vs = [
         {

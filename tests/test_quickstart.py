@@ -158,6 +158,33 @@ def test_cli_json_output_is_machine_readable(first) -> None:
     assert "reused draft" in out.stderr
 
 
+def test_questions_of_their_own_are_not_follow_ups(first) -> None:
+    """The issue's quickstart conversation: "which district has the most accounts?" after the average
+    loan amount is answered on its own (never an ORDER BY over the one-row average), and "how many
+    loans were issued in 1997?" after it neither filters the district query nor offers a duration;
+    after "How many loans are there?" the same question narrows that count by the year."""
+    root, _, _ = first
+    questions = (
+        "What is the average loan amount?",
+        "which district has the most accounts?",
+        "how many loans were issued in 1997?",
+        "How many loans are there?",
+        "how many loans were issued in 1997?",
+    )
+    args = [a for q in questions for a in ("--ask", q)]
+    out = _cli("--dir", str(root), "--scale", str(SCALE), "--format", "json", *args)
+    assert out.returncode == 0, out.stderr
+    average, district, alone, loans, narrowed = json.loads(out.stdout)["answers"]
+    assert average["source"] == "template" and average["row_count"] == 1
+    assert district["source"] != "followup" and "prev_result" not in (district["sql"] or "")
+    assert alone["source"] != "followup" and "district" not in (alone["sql"] or "")
+    offered = " ".join(str(d) for d in alone["disambiguation"]).lower()
+    assert "duration" not in offered
+    assert loans["source"] == "template"
+    assert narrowed["source"] == "followup" and narrowed["params"] == [1997]
+    assert "FROM loan" in narrowed["sql"] and "EXTRACT(YEAR FROM loan." in narrowed["sql"]
+
+
 def test_a_missing_part_is_skipped_with_a_reason(first, monkeypatch) -> None:
     """A step whose module is missing from the installation says "skipped: <reason>"; the rest runs."""
     root, _, _ = first

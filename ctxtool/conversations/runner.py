@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +27,7 @@ from ctxtool.conversations.history import history_messages
 from ctxtool.conversations.intent import Intent, classify, leans_on_previous
 from ctxtool.conversations.model import CONVERSATION_ACTIONS, Turn
 from ctxtool.conversations.session import SessionMemory
+from ctxtool.conversations.standalone import stands_alone
 from ctxtool.conversations.store import ConversationStore
 from ctxtool.conversations.vectors import (
     VectorSettings,
@@ -36,7 +36,7 @@ from ctxtool.conversations.vectors import (
     retrieve,
     vectorize_turn,
 )
-from ctxtool.errors import CtxtoolError, DatabaseError, InputError
+from ctxtool.errors import CtxtoolError, InputError
 
 SQL_ACTIONS = ("runsql", "showsql", "explainsql", "narrate")
 
@@ -198,18 +198,26 @@ class ConversationRunner:
             previous is not None
             and intent.kinds
             and action in SQL_ACTIONS
-            and not self._standalone(question, previous)
+            and not self._standalone(question, previous, intent)
         ):
             try:
                 return self._followup(question, action, intent, previous)
             except FollowupError as exc:
                 notes.append(f"not applied as a follow-up: {exc}")
+        own = self._own_question(question, intent, previous) if previous is not None else None
         context = AskContext(
             history=self.model_history(question, turns, conversation_id),
-            previous=previous_answer(previous) if previous is not None else None,
+            # a question of its own does not reuse the previous template with its values either
+            previous=previous_answer(previous) if previous is not None and not own else None,
         )
         ans = self.runtime.ask(question, action, context=context)
-        if ans.status != "answered" and previous is not None and not intent.kinds and action in SQL_ACTIONS:
+        if (
+            ans.status != "answered"
+            and previous is not None
+            and not own
+            and not intent.kinds
+            and action in SQL_ACTIONS
+        ):
             # an elliptical question without a marker ("Brno?"): try it as a filter on the previous query
             try:
                 return self._followup(
@@ -217,6 +225,8 @@ class ConversationRunner:
                 )
             except FollowupError:
                 pass
+        if own and (intent.kinds or ans.status != "answered"):
+            notes.append(f"not taken as a follow-up: {own}")
         ans.warnings.extend(notes)
         return ans
 
@@ -329,14 +339,13 @@ class ConversationRunner:
             out = out[: m.start()] + word + out[m.end() :]
         return out
 
-    def _standalone(self, question: str, previous: Turn | None = None) -> bool:
+    def _standalone(self, question: str, previous: Turn | None = None, intent: Intent | None = None) -> bool:
         """A complete question a template answers confidently ("How many clients are there by
         region?") stands alone, unless its wording leans on the previous answer; so does one with its
-        own entity and measure ("which district has the most accounts?" after a question about
-        loans): it names a table the previous query does not read and says what to compute."""
+        own entity or measure (:mod:`.standalone`)."""
         if leans_on_previous(question):
             return False
-        if previous is not None and previous.sql and self._own_entity_and_measure(question, previous.sql):
+        if previous is not None and self._own_question(question, intent or classify(question), previous):
             return True
         understand = getattr(self.runtime, "understand", None)
         if understand is None:
@@ -348,23 +357,21 @@ class ConversationRunner:
         threshold = getattr(self.runtime, "threshold", 0.6)
         return bool(candidates) and candidates[0].score >= threshold
 
-    def _own_entity_and_measure(self, question: str, previous_sql: str) -> bool:
-        from ctxtool.runtime import sqlparts
+    def _own_question(self, question: str, intent: Intent, previous: Turn) -> str | None:
+        """Why ``question`` stands on its own after ``previous`` (see :func:`.standalone.stands_alone`)."""
         from ctxtool.runtime.text import content_tokens
 
+        st = previous.state or {}
         matcher = getattr(self.runtime, "matcher", None)
-        if matcher is None:
-            return False
-        tokens = set(content_tokens(question))
-        measures = {"__max", "__min", "__count", "__avg", "__sum", "__superlative"}
-        if not tokens & measures:
-            return False
-        try:
-            read = sqlparts.tables_of(previous_sql, self.runtime.dialect)
-        except Exception:  # an unparsable previous query: no opinion
-            return False
-        named = {t for t, words in matcher.table_words.items() if words & tokens}
-        return bool(named) and not named & read
+        if matcher is None or not st.get("sql") or leans_on_previous(question):
+            return None
+        return stands_alone(
+            content_tokens(question),
+            st["sql"],
+            st.get("dialect") or self.runtime.dialect,
+            matcher.table_words,
+            intent.kinds,
+        )
 
     def model_history(
         self, question: str, turns: Sequence[Turn], conversation_id: str | None
@@ -399,6 +406,7 @@ class ConversationRunner:
 
     def _followup(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
         from ctxtool.runtime.answer import Answer, TemplateUse, narrate
+        from ctxtool.runtime.execute import rows_text
 
         st = previous.state
         dialect = st.get("dialect") or self.runtime.dialect
@@ -432,11 +440,7 @@ class ConversationRunner:
                 if action == "narrate":
                     ans.text = narrate(question, None, ans.columns, ans.rows, ans.truncated)
                 else:
-                    ans.text = (
-                        f"No data found for: {question}"
-                        if not ans.rows
-                        else f"{len(ans.rows)} row(s)" + (" (row cap reached)" if ans.truncated else "")
-                    )
+                    ans.text = rows_text(question, ans)
         elif action == "showsql":
             ans.text = rw.sql
         else:
@@ -446,25 +450,9 @@ class ConversationRunner:
         return ans
 
     def _execute(self, ans: Any) -> None:
-        connector = getattr(self.runtime, "connector", None)
-        if connector is None:
-            raise InputError("no database to run the SQL on: give --dsn (or use --action showsql)")
-        t = time.perf_counter()
-        try:
-            result = connector.query(ans.sql, ans.params, max_rows=getattr(self.runtime, "row_cap", 1000))
-        except DatabaseError as exc:
-            if getattr(exc, "transient", False):  # no database session just now: no answer, try again
-                raise
-            ans.status = "error"
-            ans.error = str(exc)
-            ans.text = f"The query failed: {exc}"
-            return
-        finally:
-            ans.timings_ms["execute"] = round((time.perf_counter() - t) * 1000, 3)
-        ans.columns = list(result.columns)
-        ans.rows = [list(r) for r in result.rows]
-        ans.truncated = bool(result.truncated)
-        ans.executed = True
+        from ctxtool.runtime.execute import run
+
+        run(getattr(self.runtime, "connector", None), ans, getattr(self.runtime, "row_cap", 1000))
 
     def _link(self, text: str, state: dict[str, Any]) -> list[LinkedFilter]:
         """Values a filter follow-up names: linked through the set's value searches, and years."""

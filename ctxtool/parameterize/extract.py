@@ -194,6 +194,12 @@ def _role(lit: exp.Literal) -> tuple[str | None, str, exp.Expression | None]:
         return "compare", "", other
     if isinstance(parent, _PATTERNS) and node is parent.expression:
         return "like", "", parent.this
+    if isinstance(parent, _CONCATS):
+        pattern = _pattern_of(node)
+        if pattern is not None:
+            if not lit.is_string or any(c in lit.this for c in "%_\\"):
+                return None, "a LIKE wildcard", None
+            return "like", "", pattern.this  # '%' || 'North' || '%': the wildcards stay in the SQL
     if isinstance(parent, exp.Escape):
         return None, "a LIKE escape character", None
     if isinstance(parent, exp.In) and node.arg_key == "expressions":
@@ -221,6 +227,18 @@ def _role(lit: exp.Literal) -> tuple[str | None, str, exp.Expression | None]:
 
 
 _YEAR_FUNCS = (exp.Year,)
+_CONCATS = (exp.DPipe, exp.Concat)
+
+
+def _pattern_of(node: exp.Expression) -> exp.Expression | None:
+    """The LIKE whose pattern is a concatenation holding ``node`` (``'%' || 'North' || '%'``,
+    ``CONCAT('%', 'North', '%')``), else None."""
+    up = node.parent
+    while isinstance(up, (*_CONCATS, exp.Paren)):
+        child, up = up, up.parent
+    if isinstance(up, _PATTERNS) and child is up.expression:
+        return up
+    return None
 
 
 def _column_of(

@@ -16,16 +16,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.dialects import normalize, positional_style
-from ctxtool.errors import CtxtoolError, DatabaseError, InputError
-from ctxtool.runtime import sqlparts
+from ctxtool.errors import CtxtoolError, InputError
+from ctxtool.runtime import modelsql
 from ctxtool.runtime.answer import ACTIONS, Answer
-from ctxtool.runtime.bind import Entity, bind_slots, entities_of
+from ctxtool.runtime.bind import Entity, entities_of
 from ctxtool.runtime.compiled import Compiled, compile_item
 from ctxtool.runtime.confidence import confident
+from ctxtool.runtime.decide import ask_back, choose
+from ctxtool.runtime.execute import rows_text
+from ctxtool.runtime.execute import run as execute_stage
 from ctxtool.runtime.linking import ValueLinker
 from ctxtool.runtime.matching import Candidate, Matcher
-from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean, plan_from
+from ctxtool.runtime.modelsql import ModelRequired
+from ctxtool.runtime.plan import Plan, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
+from ctxtool.runtime.previous import previous_candidate
 from ctxtool.runtime.sqlverify import review
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
 
@@ -34,8 +39,7 @@ CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.con
 DEFAULT_SUGGEST = 0.35
 
 
-class ModelRequired(CtxtoolError):
-    """An action that needs a language model was asked for without one."""
+__all__ = ["AskContext", "ModelRequired", "Runtime"]
 
 
 @dataclass
@@ -279,30 +283,6 @@ class Runtime:
         """SQL and parameters for a candidate (see :func:`ctxtool.runtime.plan.plan_from`)."""
         return plan_from(cand, entities, self.dialect, self._surface, source)
 
-    def _followup(self, question: str, entities: list[Entity], previous: Answer) -> Candidate | None:
-        """Reuse the previous answer's template with this question's values ("and in Pisek?")."""
-        if previous.template is None or previous.source not in ("template", "followup"):
-            return None
-        tpl = next((t for t in self.templates if t.index == previous.template.index), None)
-        if tpl is None or not entities:
-            return None
-        bindings = bind_slots(tpl.slots, entities, set())
-        if bindings is None:
-            return None
-        used = {i for i, _ in bindings.values()}
-        if len(used) < len(entities):
-            return None
-        score = min(self.threshold + 0.05, previous.confidence)
-        return Candidate(
-            template=tpl,
-            phrasing=0,
-            score=round(score, 4),
-            bindings=bindings,
-            q_cov=1.0,
-            t_cov=1.0,
-            reasons=[f"follow-up of {previous.question!r}: same template with the new values"],
-        )
-
     # -- asking ---------------------------------------------------------------------------------
     def ask(
         self,
@@ -330,8 +310,10 @@ class Runtime:
             return self.session_runner().ask(question, action)
         t0 = time.perf_counter()
         ans = Answer(question=question, action=action, status="declined", dialect=self.dialect)
+        history = context.history if context else []
         if action == "chat":
-            return self._chat(question, context, ans)
+            return modelsql.chat(self.llm, question, history, ans)
+        # understand: the question's values and the ranked candidates
         entities, cands, links = self.understand(question)
         ans.linked_values = links
         if self.connector is None and self.linker.value_searches:
@@ -343,62 +325,33 @@ class Runtime:
         t1 = time.perf_counter()
         ans.timings_ms["understand"] = round((t1 - t0) * 1000, 3)
 
+        # decide and plan: the previous answer's template with new values, else the best candidate
         plan: Plan | None = None
         best = cands[0] if cands else None
         sure = best is not None and confident(best, cands, self.threshold, self.confidence == "calibrated")
         if context and context.previous and not sure:
-            follow = self._followup(question, entities, context.previous)
+            follow = previous_candidate(self.templates, entities, context.previous, self.threshold)
             if follow is not None:
                 plan = self.plan_from(follow, entities, "followup")
-        if plan is None and best is not None and sure:
-            rivals = ambiguity(best, entities, self.dialect)
-            close = [
-                c for c in cands[1:] if c.score >= best.score - 0.02 and c.template.sql != best.template.sql
-            ]
-            if rivals:
-                ans.status = "disambiguate"
-                ans.disambiguation = rivals
-            elif close:
-                ans.status = "disambiguate"
-                ans.disambiguation = [did_you_mean(c, entities, self.dialect) for c in [best, *close][:4]]
-            else:
-                try:
-                    plan = self.plan_from(best, entities)
-                except (sqlparts.InjectError, InputError) as exc:
-                    ans.warnings.append(f"template #{best.template.index} could not take its facets: {exc}")
+        if plan is None and sure:
+            plan = choose(cands, entities, self.dialect, lambda c: self.plan_from(c, entities), ans)
         if action == "showprompt":
-            ans.prompt = self._llm_messages(question, entities, cands, links, context)
+            ans.prompt = modelsql.messages(self, question, cands, links, history)
             ans.status = "answered"
             ans.text = "the prompt that would be sent to the language model"
             if plan is not None:
                 self._apply_plan(ans, plan)
             return ans
         if plan is None and ans.status != "disambiguate" and self.llm is not None:
-            plan = self._llm_plan(question, entities, cands, links, context, ans)
+            plan = modelsql.plan(self, question, cands, links, history, ans)
         if plan is None:
-            if ans.status != "disambiguate":
-                suggestions = [c for c in cands if c.score >= self.suggest_threshold][:3]
-                if suggestions:
-                    ans.status = "disambiguate"
-                    ans.disambiguation = [did_you_mean(c, entities, self.dialect) for c in suggestions]
-                    ans.text = "No confident answer; did you mean one of these?"
-                else:
-                    ans.status = "declined"
-                    ans.text = "No confident answer: no template of this set covers the question."
-            else:
-                ans.text = "The question is ambiguous; did you mean one of these?"
-            if best is not None:
-                ans.confidence = best.score
-                ans.explanation = (
-                    f'closest template #{best.template.index} "{best.template.parameterized_intent}" '
-                    f"scored {best.score:.2f} (threshold {self.threshold:.2f})"
-                    + (f"; words not covered: {', '.join(best.unexplained)}" if best.unexplained else "")
-                    + ("; " + "; ".join(best.reasons) if best.reasons else "")
-                )
+            ask_back(ans, cands, entities, self.threshold, self.suggest_threshold, self.dialect)
             ans.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 3)
             return ans
         self._apply_plan(ans, plan)
         ans.timings_ms["plan"] = round((time.perf_counter() - t1) * 1000, 3)
+
+        # execute and present
         run = execute if execute is not None else action in ("runsql", "narrate")
         if action == "explainsql":
             ans.text = explain_sql(self.llm, ans, plan, self.dialect)
@@ -410,11 +363,7 @@ class Runtime:
                 if action == "narrate":
                     ans.text = narrate_answer(self.llm, ans, plan)
                 elif action == "runsql":
-                    ans.text = (
-                        f"No data found for: {question}"
-                        if not ans.rows
-                        else f"{len(ans.rows)} row(s)" + (" (row cap reached)" if ans.truncated else "")
-                    )
+                    ans.text = rows_text(question, ans)
         ans.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 3)
         return ans
 
@@ -430,108 +379,4 @@ class Runtime:
         ans.bindings = plan.bindings
 
     def _execute(self, ans: Answer) -> None:
-        if self.connector is None:
-            raise InputError("no database to run the SQL on: give --dsn (or use --action showsql)")
-        t = time.perf_counter()
-        try:
-            result = self.connector.query(ans.sql, ans.params, max_rows=self.row_cap)
-        except DatabaseError as exc:
-            if getattr(exc, "transient", False):  # no database session just now: no answer, try again
-                raise
-            ans.status = "error"
-            ans.error = str(exc)
-            ans.text = f"The query failed: {exc}"
-            return
-        finally:
-            ans.timings_ms["execute"] = round((time.perf_counter() - t) * 1000, 3)
-        ans.columns = list(result.columns)
-        ans.rows = [list(r) for r in result.rows]
-        ans.truncated = bool(result.truncated)
-        ans.executed = True
-
-    # -- words --------------------------------------------------------------------------------------
-    # -- the language model -------------------------------------------------------------------------
-    def _llm_messages(
-        self,
-        question: str,
-        entities: list[Entity],
-        cands: list[Candidate],
-        links: list[dict[str, Any]],
-        context: AskContext | None,
-    ) -> list[dict[str, Any]]:
-        from ctxtool.runtime import llmsql
-
-        examples = [c.template for c in cands[:3]]
-        if len(examples) < 3:
-            extra = self.matcher.template_index.candidates(set(self.matcher.question_tokens(question, [])), 3)
-            for i in extra:
-                if self.templates[i] not in examples:
-                    examples.append(self.templates[i])
-        try:
-            schema = self.describe_schema()
-        except CtxtoolError:
-            schema = {"dialect": self.dialect, "tables": []}
-        return llmsql.build_messages(
-            question,
-            self.dialect,
-            schema,
-            examples[:3],
-            links,
-            history=(context.history if context else []),
-            allowed=self.allowed_objects(),
-        )
-
-    def _llm_plan(
-        self,
-        question: str,
-        entities: list[Entity],
-        cands: list[Candidate],
-        links: list[dict[str, Any]],
-        context: AskContext | None,
-        ans: Answer,
-    ) -> Plan | None:
-        from ctxtool.runtime import llmsql
-
-        messages = self._llm_messages(question, entities, cands, links, context)
-        try:
-            sql, errors = llmsql.generate_sql(self.llm, messages, lambda s: self._check_model_sql(s))
-        except CtxtoolError as exc:
-            ans.warnings.append(f"the language model failed: {exc}")
-            return None
-        for e in errors:
-            ans.warnings.append(f"model SQL rejected: {e}")
-        if sql is None:
-            return None
-        return Plan(
-            sql,
-            [],
-            "llm",
-            0.0,
-            "no template covers the question; the language model wrote the SQL from the schema, "
-            f"{min(3, len(self.templates))} similar templates and {len(links)} linked value(s); it passed the "
-            "read-only and allowed-objects checks",
-        )
-
-    def _check_model_sql(self, sql: str) -> None:
-        sqlparts.check_read_only_select(sql, self.dialect, self.allowed_objects())
-        if self.connector is not None:
-            try:
-                self.connector.plan(sql)
-            except DatabaseError as exc:
-                raise InputError(f"the database rejects it: {exc}") from None
-
-    def _chat(self, question: str, context: AskContext | None, ans: Answer) -> Answer:
-        if self.llm is None:
-            raise ModelRequired(
-                "the chat action needs a language model: set CTXTOOL_LLM_BASE_URL and CTXTOOL_LLM_MODEL "
-                "(e.g. http://localhost:11434/v1 for Ollama)"
-            )
-        from ctxtool.runtime.llmsql import history_for_model
-
-        history = history_for_model(context.history if context else [])
-        messages = [*history, {"role": "user", "content": question}]
-        reply = self.llm.chat(messages, temperature=0)
-        ans.status = "answered"
-        ans.source = "model"
-        ans.text = reply.content or ""
-        return ans
+        execute_stage(self.connector, ans, self.row_cap)

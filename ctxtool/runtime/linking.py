@@ -111,6 +111,42 @@ def candidate_phrases(
     return out
 
 
+def _edits(a: str, b: str, cap: int) -> int:
+    """Optimal string alignment distance of ``a`` and ``b`` (a transposition is one edit), or
+    ``cap + 1`` as soon as it exceeds ``cap``."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    before: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], before[j - 2] + 1)
+        if min(cur) > cap:
+            return cap + 1
+        before, prev = prev, cur
+    return prev[-1]
+
+
+def _typo_distance(phrase: str, value: Any) -> float:
+    """The distance of a stored value a value search returned to the phrase when they differ by
+    a typo or two (a missing, extra, wrong or transposed letter), else 1.0 (the same text included:
+    how exact that is stays the search's word).
+
+    Engines measure closeness their own way, and trigram distance is harsh on short words: the
+    transposed "Wjocik" is 0.44 from "Wojcik", and MariaDB has no edit distance at all. Phrases of
+    at least 6 characters only (one edit is then at most 0.17, as PostgreSQL's levenshtein over the
+    length gives), one edit under 16 characters and two from there."""
+    if not isinstance(value, str) or len(phrase) < 6:
+        return 1.0
+    a, b = phrase.casefold(), value.casefold()
+    cap = 1 if max(len(a), len(b)) < 16 else 2
+    edits = _edits(a, b, cap)
+    return 1.0 if edits > cap or edits == 0 else edits / max(len(a), len(b))
+
+
 class ValueLinker:
     """Links question phrases to stored values with the set's value searches through a connector."""
 
@@ -163,7 +199,7 @@ class ValueLinker:
                 distance = float(rec.get("distance") if rec.get("distance") is not None else 1.0)
             except (TypeError, ValueError):
                 distance = 1.0
-            distance = min(max(distance, 0.0), 1.0)
+            distance = min(max(distance, 0.0), 1.0, _typo_distance(phrase, rec.get("value")))
             context = rec.get("context")
             if isinstance(context, str) and context.strip().startswith("{"):
                 try:

@@ -5,7 +5,7 @@ was understood; and the "Did you mean ...?" questions when a value has rival rea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ctxtool.placeholders import find_text_placeholders
@@ -51,6 +51,21 @@ def filled_intent(tpl: Compiled, values: dict[str, Any], dialect: str) -> str:
     return "".join(out)
 
 
+def own_reading(e: Entity, tables: set[str] | list[str]) -> Entity:
+    """``e`` read on the template's own tables: a value two columns hold ('Porto' a city of buyers
+    and of sellers) is the one on a table the template reads, when that reading is as close."""
+    if not e.link or e.link.column_key.split(".")[0] in tables:
+        return e
+    for alt in e.link.alternatives:
+        if (
+            alt.column_key.split(".")[0] in tables
+            and alt.distance <= e.link.distance + 1e-6
+            and str(alt.value) == str(e.link.value)
+        ):
+            return replace(e, link=replace(alt, alternatives=[e.link, *e.link.alternatives]))
+    return e
+
+
 def plan_from(
     cand: Candidate,
     entities: list[Entity],
@@ -66,7 +81,7 @@ def plan_from(
     why = []
     for slot in tpl.slots:
         ei, fit = cand.bindings[slot.key]
-        e = entities[ei]
+        e = own_reading(entities[ei], tpl.tables)
         values[slot.key] = param_value(e, slot)
         bindings[slot.key] = {
             "value": values[slot.key],
@@ -122,7 +137,9 @@ def ambiguity(cand: Candidate, entities: list[Entity], dialect: str) -> list[str
         e = entities[cand.bindings[slot.key][0]]
         if not e.link or not e.link.alternatives:
             continue
-        own = e.link.column_key.split(".")[0] in tables
+        close = [e.link, *(a for a in e.link.alternatives if a.distance <= e.link.distance + 1e-6)]
+        # readings on the template's own tables first, whichever value search found them first
+        own = any(lv.column_key.split(".")[0] in tables for lv in close)
         seen = {(e.link.column_key, str(e.link.value))}
         rivals = []
         for alt in e.link.alternatives:
@@ -137,8 +154,11 @@ def ambiguity(cand: Candidate, entities: list[Entity], dialect: str) -> list[str
             if compatibility(alt_entity, slot) >= cand.bindings[slot.key][1] - 1e-6:
                 seen.add(key)
                 rivals.append(alt)
+        readings = [e.link, *rivals]
+        if own:
+            readings = [lv for lv in readings if lv.column_key.split(".")[0] in tables]
         out: list[str] = []
-        for lv in [e.link, *rivals][:5]:
+        for lv in readings[:5]:
             values = {
                 s.key: (lv.value if s.key == slot.key else entities[cand.bindings[s.key][0]].value)
                 for s in cand.template.slots

@@ -1,0 +1,1 @@
+"""Rewriting the previous query for a follow-up, one module per pattern (see :mod:`.base`)."""

@@ -1,0 +1,123 @@
+"""The runtime's stages on their own: deciding (answer, ask back, suggest, decline), reusing the
+previous template with new values, executing (rows, a failing statement, no database) and the model
+stage's checks. ``Runtime.ask`` only orchestrates them (tests/test_runtime.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool.errors import InputError
+from ctxtool.parameterize import parameterize_set
+from ctxtool.runtime import Runtime
+from ctxtool.runtime.answer import Answer, TemplateUse
+from ctxtool.runtime.bind import Entity
+from ctxtool.runtime.confidence import confident
+from ctxtool.runtime.decide import ask_back, choose
+from ctxtool.runtime.execute import rows_text, run
+from ctxtool.runtime.matching import Candidate
+from ctxtool.runtime.previous import previous_candidate
+
+SET = {
+    "templates": [
+        {
+            "nl_query": "How many tickets were raised in Lisbon?",
+            "sql": "SELECT COUNT(*) FROM ticket WHERE city = 'Lisbon'",
+        },
+        {"nl_query": "How many agents are there?", "sql": "SELECT COUNT(*) FROM agent"},
+        {"nl_query": "How many agents are on duty?", "sql": "SELECT COUNT(*) FROM agent WHERE on_duty"},
+        {"nl_query": "How many agents are there?", "sql": "SELECT COUNT(DISTINCT name) FROM agent"},
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def rt():
+    data, _ = parameterize_set(SET, "postgres", None)
+    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+
+
+def _cand(rt, index: int, score: float, bindings=None) -> Candidate:
+    return Candidate(template=rt.templates[index], phrasing=0, score=score, bindings=bindings or {})
+
+
+def _answer() -> Answer:
+    return Answer(question="q", action="showsql", status="declined")
+
+
+def test_a_confident_candidate_without_rivals_is_planned(rt):
+    ans = _answer()
+    plan = choose([_cand(rt, 1, 0.9), _cand(rt, 2, 0.5)], [], "postgres", lambda c: rt.plan_from(c, []), ans)
+    assert plan is not None and plan.sql == "SELECT COUNT(*) FROM agent" and ans.status == "declined"
+
+
+def test_two_templates_as_close_ask_back_and_below_the_threshold_nothing_is_chosen(rt):
+    ans = _answer()
+    cands = [_cand(rt, 1, 0.9), _cand(rt, 2, 0.89)]
+    assert choose(cands, [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
+    assert ans.status == "disambiguate" and len(set(ans.disambiguation)) == 2
+    low = _cand(rt, 1, 0.55)
+    assert not confident(low, [low], 0.7, calibrated=False)  # below the threshold nothing is chosen
+
+
+def test_two_templates_that_read_the_same_are_offered_once(rt):
+    ans = _answer()
+    cands = [_cand(rt, 1, 0.9), _cand(rt, 3, 0.9), _cand(rt, 2, 0.89)]
+    assert choose(cands, [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
+    assert ans.disambiguation == [
+        "Did you mean: How many agents are there?",
+        "Did you mean: How many agents are on duty?",
+    ]
+    back = _answer()
+    ask_back(back, [_cand(rt, 1, 0.5), _cand(rt, 3, 0.5)], [], 0.7, 0.35, "postgres")
+    assert back.disambiguation == ["Did you mean: How many agents are there?"]
+
+
+def test_without_a_plan_suggestions_above_the_floor_else_a_decline(rt):
+    ans = _answer()
+    ask_back(ans, [_cand(rt, 1, 0.5), _cand(rt, 2, 0.2)], [], 0.7, 0.35, "postgres")
+    assert ans.status == "disambiguate" and ans.disambiguation == ["Did you mean: How many agents are there?"]
+    assert "scored 0.50 (threshold 0.70)" in ans.explanation
+    none = _answer()
+    ask_back(none, [_cand(rt, 1, 0.2)], [], 0.7, 0.35, "postgres")
+    assert none.status == "declined" and "no template" in none.text
+
+
+def test_the_previous_template_takes_the_new_values_only_when_every_value_fits(rt):
+    previous = Answer(question="How many tickets were raised in Lisbon?", action="runsql", status="answered")
+    previous.source, previous.confidence = "template", 0.95
+    previous.template = TemplateUse(0, "", "", 0.95, "")
+    porto = Entity("quoted", "Porto", 0, 5, "Porto")
+    cand = previous_candidate(rt.templates, [porto], previous, 0.7)
+    assert cand is not None and cand.template.index == 0 and cand.score == 0.75
+    assert rt.plan_from(cand, [porto]).params == ["Porto"]
+    assert previous_candidate(rt.templates, [], previous, 0.7) is None  # no values: nothing to reuse
+    two = [porto, Entity("quoted", "Braga", 10, 15, "Braga")]
+    assert previous_candidate(rt.templates, two, previous, 0.7) is None  # a value left over
+    previous.source = "llm"
+    assert previous_candidate(rt.templates, [porto], previous, 0.7) is None
+
+
+@pytest.mark.postgres
+def test_execute_puts_rows_in_the_answer_and_a_failure_in_its_error(financial_dsn):
+    from ctxtool.connectors import connect
+
+    with connect(financial_dsn, row_cap=5) as conn:
+        ans = Answer(
+            question="q", action="runsql", status="answered", sql="SELECT 1 AS one WHERE $1", params=[True]
+        )
+        run(conn, ans, 5)
+        assert ans.executed and ans.rows == [[1]] and ans.columns == ["one"] and "execute" in ans.timings_ms
+        assert rows_text("q", ans) == "1 row(s)"
+        capped = Answer(question="q", action="runsql", status="answered", sql="SELECT generate_series(1, 9)")
+        run(conn, capped, 5)
+        assert (
+            len(capped.rows) == 5
+            and capped.truncated
+            and rows_text("q", capped).endswith("(row cap reached)")
+        )
+        bad = Answer(question="q", action="runsql", status="answered", sql="SELECT no_such_column FROM loan")
+        run(conn, bad, 5)
+        assert bad.status == "error" and not bad.executed and bad.text.startswith("The query failed")
+    with pytest.raises(InputError, match="no database"):
+        run(None, _answer(), 5)
+    assert rows_text("q", _answer()) == "No data found for: q"
