@@ -121,6 +121,12 @@ SET = {
         ),
         _tpl("Which climbers don't have a country?", "SELECT name FROM climber WHERE country IS NULL"),
         _tpl("How many projects are there?", "SELECT count(*) FROM project"),
+        _tpl(
+            "How many weeks was the volume titled 'Two' on the list?",
+            "SELECT weeks FROM volume WHERE title = 'Two'",
+            "How many weeks was the volume titled '$1' on the list?",
+            "SELECT weeks FROM volume WHERE title = $1",
+        ),
     ],
     "value_searches": [
         _search("customer.first_name", "Customer First Name"),
@@ -219,6 +225,15 @@ def test_a_count_besides_the_templates_measure(rt):
 def test_a_contracted_negation(rt):
     assert _answered(rt, "Which climbers don't have a country?").rows == []
     _not_answered(rt, "Which climbers have a country?")
+
+
+def test_a_count_is_not_the_rows_it_counts(rt):
+    assert _answered(rt, "How many projects do we have?").rows == [[3]]
+    _not_answered(rt, "What are the different projects listed?")  # the rows, not their count
+    assert _answered(rt, "Which climbers don't have a country?").rows == []
+    _not_answered(rt, "How many climbers don't have a country?")  # a count, not the rows
+    # a column that holds the count asked for answers "how many" as it is
+    assert _answered(rt, "How many weeks was the volume titled 'Three' on the list?").rows == [[5]]
 
 
 # -- the helpers, on their own ---------------------------------------------------------------------

@@ -29,6 +29,7 @@ ONE_NUMBER = 0.5  # "how many countries?" answered with one count per country
 BOTH_WAYS = 0.3  # "more than 2" answered by a template comparing its value both ways
 UNUSED_VALUE = 0.45  # a value the question states (a code, "both A and B") that the SQL cannot use
 SPELLED_OTHER = 0.5  # "DVD drives" bound as 'DVD burner'
+COUNT_OR_ROWS = 0.6  # "how many X" is not a list of X, and "what are the X" is not their count
 EXTRA_MEASURE = 0.8  # "how many ... and what are their average ages" against the average alone
 LINK_SPELLING = 0.75  # the stored value must read like the words the question wrote
 # generic words of a column name: what remains says what the column holds
@@ -488,6 +489,44 @@ def extra_measure(question: str, q_tokens: set[str], tpl: Any) -> str | None:
     return "the question asks for a count the template does not compute"
 
 
+# asking for a count, said plainly ("how many", "count the", "the number of"); not "the room count"
+_ASKS_COUNT = re.compile(
+    r"\bhow\s+many\b|^\s*count\b|\bcount\s+(?:the|of|all|how)\b|\b(?:the|total)\s+number\s+of\b", re.I
+)
+# words of a column that labels rows, never one that holds a count (as stemmed by name_words)
+_LABEL_WORDS = frozenset(
+    w for label in ("name", "title", "id", "code", "type", "description") for w in name_words(label)
+)
+_AGGREGATE_CALL = re.compile(r"\b(?:count|sum|avg|min|max)\s*\(", re.I)
+
+
+def count_or_rows(question: str, q_tokens: set[str], tpl: Any) -> str | None:
+    """A reason when one side counts and the other does not: "how many X" answered by the X
+    themselves (no aggregate in the SQL, and no returned column that holds the count of X, as a
+    ``faculty`` column holds the number of faculty), or "what are the X" answered by one count."""
+    sql = tpl.sql
+    if _ASKS_COUNT.search(question) and not _AGGREGATE_CALL.search(sql):
+        said = counted_words(question)
+        held = {
+            w
+            for col in tpl.reads.projected
+            if not _LABEL_WORDS & set(words := name_words(col))
+            for w in words
+        }
+        if said and _words_meet(said, held):
+            return None
+        return "the question asks how many, the template returns rows"
+    if "__count" in q_tokens or _ASKS_COUNT.search(question):
+        return None
+    if not tpl.reads.value_only or tpl.reads.projected:
+        return None
+    outer = re.split(r"\bfrom\b", sql, maxsplit=1, flags=re.I)[0]
+    calls = re.findall(r"\b(count|sum|avg|min|max)\s*\(", outer, re.I)
+    if calls and all(c.lower() == "count" for c in calls):
+        return "the template counts, the question asks for the rows"
+    return None
+
+
 def disagreements(
     question: str,
     entities: list[Any],
@@ -511,6 +550,7 @@ def disagreements(
         (BOTH_WAYS, compared_both_ways(entities, cand, dialect)),
         (UNUSED_VALUE, both_values_one_slot(question, entities, cand)),
         (EXTRA_MEASURE, extra_measure(question, q_set, tpl)),
+        (COUNT_OR_ROWS, count_or_rows(question, q_set, tpl)),
     ]
     cols = unasked_columns(q_set, cand, entities)
     if cols:
