@@ -230,8 +230,11 @@ def test_financial_templates_postgres(pg_samples_dsn):
     join = next(d for d in kept if d.origin == "schema:join-top" and d.tables == ["account", "district"])
     assert "account.district_id = district.district_id" in join.sql
     # parameterized forms name values by what they are
-    lookup = next(d for d in kept if d.origin == "schema:lookup" and d.tables == ["district"])
+    lookup = next(d for d in kept if d.origin == "schema:join-lookup" and d.tables == ["account", "district"])
     assert "a given district name" in lookup.item["manifest"]
+    # a top-10 shows what names the rows (or their key), not every column beside them
+    top = next(d for d in kept if d.origin == "schema:top-n" and d.tables == ["loan"])
+    assert top.sql.startswith("SELECT loan.loan_id FROM loan")
 
 
 @pytest.mark.postgres

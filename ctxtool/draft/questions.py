@@ -19,6 +19,7 @@ from ctxtool.draft.templates import (
     is_additive,
     key_columns,
     measures,
+    relationship,
     say,
     threshold,
 )
@@ -43,6 +44,12 @@ def describing(t: Table) -> list[Column]:
 def _natural_key(c: Column) -> bool:
     """A key people read and type (a code, a name, a date), not a surrogate number or a reference."""
     return c.in_pk and not c.in_fk and c.category in ("text", "date") and len(c.table.primary_key) == 1
+
+
+def has_duplicates(c: Column) -> bool:
+    """Whether some value of the column comes back in more than one row (from the profile)."""
+    d, rows = c.distinct, c.table.rows
+    return d is not None and bool(rows) and rows > 0 and d < rows
 
 
 def naming(t: Table) -> list[Column]:
@@ -72,10 +79,10 @@ class QuestionDrafter:
 
     def run(self) -> list[Draft]:
         for t in self.m.tables:
-            if not t.is_link:
+            if not relationship(t):
                 self.table(t)
         for j in self.m.joins:
-            if not j.child.is_link and j.child is not j.parent and len(j.pairs) == 1:
+            if not relationship(j.child) and j.child is not j.parent and len(j.pairs) == 1:
                 self.join(j)
         for link in self.m.links:
             for own, other in ((link.a, link.b), (link.b, link.a)):
@@ -98,9 +105,11 @@ class QuestionDrafter:
             self.add(
                 f"What are the {said} of all {p}?", f"SELECT {self.cols(names)} FROM {src}", "list-names", t
             )
-        for c in [c for c in shown if c not in names or len(names) > 1][:MAX_LISTED]:
-            # a dimension is listed by its values ("the locations of cinemas": each once)
-            distinct = "DISTINCT " if c.is_categorical and c.category == "text" else ""
+        listed = [c for c in shown if c not in names or len(names) > 1][:MAX_LISTED]
+        for c in listed:
+            # a column whose values repeat is listed by its values, each once ("the locations of
+            # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
+            distinct = "DISTINCT " if has_duplicates(c) else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
@@ -239,7 +248,11 @@ class QuestionDrafter:
                     t,
                 )
         cats = categories(t)
-        for c in [c for c in shown if c not in cats and c.repeats and c.distinct and c.distinct > 1][:4]:
+        for c in [
+            c
+            for c in shown
+            if c not in cats and c not in listed and c.repeats and c.distinct and c.distinct > 1
+        ][:4]:
             self.add(
                 f"What are the distinct {plural_label(c)} of {p}?",
                 f"SELECT DISTINCT {m.col(c)} FROM {src}",
@@ -248,12 +261,13 @@ class QuestionDrafter:
             )
         for cat in [c for c in categories(t) if c not in names]:  # a name is not a dimension
             cc = m.col(cat)
-            self.add(
-                f"What are the distinct {plural_label(cat)} of {p}?",
-                f"SELECT DISTINCT {cc} FROM {src}",
-                "distinct",
-                t,
-            )
+            if cat not in listed:
+                self.add(
+                    f"What are the distinct {plural_label(cat)} of {p}?",
+                    f"SELECT DISTINCT {cc} FROM {src}",
+                    "distinct",
+                    t,
+                )
             self.add(
                 f"How many distinct {plural_label(cat)} do {p} have?",
                 f"SELECT COUNT(DISTINCT {cc}) FROM {src}",

@@ -59,6 +59,13 @@ def qualified_label(table: Table, col: Column) -> str:
     return f"{singular} {col.label}"
 
 
+def relationship(t: Table) -> bool:
+    """A link table, or one named as a statement (``has_allergy``): not things to count."""
+    from ctxtool.draft.names import names_a_relationship
+
+    return t.is_link or names_a_relationship(t.name)
+
+
 def readable(cols: list[Column]) -> list[Column]:
     return [c for c in cols if c.readable]
 
@@ -91,15 +98,22 @@ def key_columns(table: Table) -> list[Column]:
     return table.pk_columns or table.columns[:1]
 
 
-def shown_columns(table: Table, limit: int = 6) -> list[Column]:
-    """Columns to show for a row: its key and a few readable, non-key columns."""
-    cols = list(key_columns(table))
-    for c in table.columns:
-        if len(cols) >= limit:
-            break
-        if c not in cols and not c.in_fk and c.readable and c.category != "other":
-            cols.append(c)
-    return cols
+def naming(table: Table) -> list[Column]:
+    from ctxtool.draft.questions import naming as names_of
+
+    return names_of(table)
+
+
+def the_names(cols: list[Column]) -> str:
+    from ctxtool.draft.phrasing import the_names as said
+
+    return said(cols)
+
+
+def named_columns(table: Table) -> list[Column]:
+    """The columns a listing of rows shows when the question names no column: those that name a
+    row (first and last name, a name or title), else the key."""
+    return naming(table) or key_columns(table)
 
 
 def year_range(col: Column) -> int | None:
@@ -165,10 +179,10 @@ class TemplateDrafter:
 
     def run(self) -> list[Draft]:
         for table in self.m.tables:
-            if not table.is_link:  # a link table is a relationship, not things to count
+            if not relationship(table):  # a link table is a relationship, not things to count
                 self.table(table)
         for join in self.m.joins:
-            if join.child.is_link:
+            if relationship(join.child):
                 continue
             self.join(join)
             for grand in self.m.parents_of(join.parent):
@@ -217,10 +231,10 @@ class TemplateDrafter:
                     t,
                 )
         keys = key_columns(t)
-        name = t.name_column
         for meas in measures(t):
             mc = m.col(meas)
-            shown = [*keys, *([name] if name and name not in keys else []), meas]
+            # the rows named, nothing more: what people read off a top-10 are the names
+            shown = named_columns(t)
             order_keys = ", ".join(m.col(k) for k in keys)
             self.add(
                 f"Which {TOP_N} {p} have the highest {meas.label}?",
@@ -283,17 +297,6 @@ class TemplateDrafter:
                     "schema:date-range",
                     t,
                 )
-        if name is not None:
-            values = m.values(name, 1)
-            if values:
-                v = values[0]
-                cols = shown_columns(t)
-                self.add(
-                    f"Show the {t.names.singular} with {name.label} {say(v, name)}.",
-                    f"SELECT {', '.join(m.col(c) for c in cols)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
-                    "schema:lookup",
-                    t,
-                )
         for f in [c for c in t.columns if c.is_flag and c.readable][:2]:
             self.add(
                 f"How many {p} are {flag_words(f)}?",
@@ -319,9 +322,10 @@ class TemplateDrafter:
             role = j.role or "parent"
         pkeys = key_columns(p)
         pname = p.name_column
-        group = [*pkeys, *([pname] if pname and pname not in pkeys else [])]
+        group = [*pkeys, *(c for c in named_columns(p) if c not in pkeys)]
         gsql = ", ".join(m.col(k, pa) for k in group)
         alias = f"{snake(c.name)}_count"
+        shown = ", ".join(m.col(k, pa) for k in named_columns(p))
         if c is p:
             top = (
                 f"Which {TOP_N} {p.names.plural} have the most {c.names.plural} referring to them as {role}?"
@@ -332,12 +336,21 @@ class TemplateDrafter:
             top = f"Which {TOP_N} {p.names.plural} have the most {c.names.plural}?"
         self.add(
             top,
-            f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
-            f"ORDER BY {alias} DESC, {', '.join(m.col(k, pa) for k in pkeys)} LIMIT {TOP_N}",
+            f"SELECT {shown} FROM {src} GROUP BY {gsql} "
+            f"ORDER BY COUNT(*) DESC, {', '.join(m.col(k, pa) for k in pkeys)} LIMIT {TOP_N}",
             "schema:join-top",
             c,
             p,
         )
+        if not role and naming(p):
+            self.add(
+                f"What are the {the_names(naming(p))} of all {p.names.plural} and the number of "
+                f"{c.names.plural} of each?",
+                f"SELECT {shown}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} ORDER BY {alias} DESC",
+                "schema:join-count",
+                c,
+                p,
+            )
         if pname is not None and (values := m.values(pname, 1)):
             v = values[0]
             self.add(
@@ -443,15 +456,15 @@ class TemplateDrafter:
         src = f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)}"
         keys = key_columns(a)
         name = a.name_column
-        group = [*keys, *([name] if name and name not in keys else [])]
+        group = [*keys, *(c for c in named_columns(a) if c not in keys)]
         gsql = ", ".join(m.col(k) for k in group)
         alias = f"{snake(b.name)}_count"
         self.add(
             f"Which {TOP_N} {a.names.plural} belong to the most {b.names.plural}?"
             if reverse
             else f"Which {TOP_N} {a.names.plural} have the most {b.names.plural}?",
-            f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
-            f"ORDER BY {alias} DESC, {', '.join(m.col(k) for k in keys)} LIMIT {TOP_N}",
+            f"SELECT {', '.join(m.col(k) for k in named_columns(a))} FROM {src} GROUP BY {gsql} "
+            f"ORDER BY COUNT(*) DESC, {', '.join(m.col(k) for k in keys)} LIMIT {TOP_N}",
             "schema:link-top",
             link,
             a,
