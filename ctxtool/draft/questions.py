@@ -109,7 +109,7 @@ class QuestionDrafter:
         for c in listed:
             # a column whose values repeat is listed by its values, each once ("the locations of
             # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
-            distinct = "DISTINCT " if has_duplicates(c) else ""
+            distinct = "DISTINCT " if c.repeats and has_duplicates(c) else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",

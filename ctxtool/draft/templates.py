@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
-from ctxtool.draft.model import Column, Join, Model, Table, nice_number
+from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
 
 TOP_N = 10
 MAX_CATEGORIES = 3
@@ -70,8 +70,24 @@ def readable(cols: list[Column]) -> list[Column]:
     return [c for c in cols if c.readable]
 
 
+MAX_REFERENCES = 2  # references ("role code", "statement ID") a table is also broken down by
+
+
 def categories(table: Table) -> list[Column]:
-    return readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
+    """The table's dimensions: low-cardinality columns of its own, then the references to another
+    table whose values repeat (``employees.role_code``): "How many employees are there for each role
+    code?" is asked of the code itself, not of the name it stands for."""
+    own = readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
+    return own + readable([c for c in table.columns if references(c)])[:MAX_REFERENCES]
+
+
+def references(c: Column) -> bool:
+    """A one-column foreign key of a table that is not a link table, whose values repeat (a code or
+    an id many rows share)."""
+    if not c.in_fk or c.in_pk or c.is_audit or c.category not in ("text", "number") or c.table.is_link:
+        return False
+    d = c.distinct
+    return d is not None and 1 < d <= CATEGORICAL_MAX and c.repeats
 
 
 def measures(table: Table) -> list[Column]:
@@ -102,12 +118,6 @@ def naming(table: Table) -> list[Column]:
     from ctxtool.draft.questions import naming as names_of
 
     return names_of(table)
-
-
-def the_names(cols: list[Column]) -> str:
-    from ctxtool.draft.phrasing import the_names as said
-
-    return said(cols)
 
 
 def named_columns(table: Table) -> list[Column]:
@@ -234,7 +244,7 @@ class TemplateDrafter:
         for meas in measures(t):
             mc = m.col(meas)
             # the rows named, nothing more: what people read off a top-10 are the names
-            shown = named_columns(t)
+            shown = naming(t) or [meas]
             order_keys = ", ".join(m.col(k) for k in keys)
             self.add(
                 f"Which {TOP_N} {p} have the highest {meas.label}?",
@@ -342,15 +352,6 @@ class TemplateDrafter:
             c,
             p,
         )
-        if not role and naming(p):
-            self.add(
-                f"What are the {the_names(naming(p))} of all {p.names.plural} and the number of "
-                f"{c.names.plural} of each?",
-                f"SELECT {shown}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} ORDER BY {alias} DESC",
-                "schema:join-count",
-                c,
-                p,
-            )
         if pname is not None and (values := m.values(pname, 1)):
             v = values[0]
             self.add(

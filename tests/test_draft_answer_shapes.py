@@ -1,0 +1,106 @@
+"""Drafts that answer what their question asks, no more (issue 14): a drafted template whose
+result carries other columns than the question names, or one that a reader cannot tell from its
+neighbour, turns a right question into a wrong answer.
+
+A small school-shaped database of our own on PostgreSQL 15: departments referenced by a text code,
+instructors with a salary, a city table whose ``city`` column names each row, rooms without a name,
+and a relationship table named as a statement (``has_award``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool.connectors import connect
+from ctxtool.draft import draft
+from ctxtool.draft.names import names_a_relationship
+from ctxtool.snapshot import build
+from tests.backends import _pg_create, _pg_drop, unique_name
+
+pytestmark = pytest.mark.postgres
+
+SCHEMA = """
+CREATE TABLE department (dept_code text PRIMARY KEY, dept_name text NOT NULL, building text);
+CREATE TABLE city (city_id int PRIMARY KEY, city text NOT NULL, population int);
+CREATE TABLE instructor (instructor_id int PRIMARY KEY, name text NOT NULL,
+                         dept_code text REFERENCES department, rank text, salary numeric(10,2),
+                         city_id int REFERENCES city);
+CREATE TABLE room (room_id int PRIMARY KEY, capacity int, floor_area numeric(6,1));
+CREATE TABLE has_award (instructor_id int REFERENCES instructor, award text);
+INSERT INTO department VALUES ('ACC', 'Accounting', 'North'), ('BIO', 'Biology', 'North'),
+    ('CHM', 'Chemistry', 'South'), ('HIS', 'History', 'West');
+INSERT INTO city SELECT i, 'City ' || i, 1000 * i FROM generate_series(1, 20) i;
+INSERT INTO instructor SELECT i, 'Instructor ' || i, (ARRAY['ACC','BIO','CHM'])[1 + i % 3],
+    (ARRAY['Professor','Lecturer'])[1 + i % 2], 40000 + i * 1500, 1 + i % 20
+    FROM generate_series(1, 40) i;
+INSERT INTO room SELECT i, 20 + (i * 7) % 90, 30 + i * 2.5 FROM generate_series(1, 25) i;
+INSERT INTO has_award SELECT 1 + i % 40, (ARRAY['Teaching','Research'])[1 + i % 2]
+    FROM generate_series(1, 30) i;
+ANALYZE;
+"""
+
+
+@pytest.fixture(scope="module")
+def school_dsn(_pg15_admin):
+    import psycopg
+
+    name = unique_name("ctx_drs")
+    dsn = _pg_create(_pg15_admin, name)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(SCHEMA)
+    yield dsn
+    _pg_drop(_pg15_admin, name)
+
+
+@pytest.fixture(scope="module")
+def drafted(school_dsn):
+    with connect(school_dsn, statement_timeout=10, row_cap=1000) as conn:
+        snap = build(conn, profile=True)
+        result = draft("templates", snap, connector=conn, max_templates=None)
+    return {d.text: d for d in result.kept}
+
+
+def _columns(dsn: str, sql: str) -> list[str]:
+    with connect(dsn) as conn:
+        return list(conn.query(sql).columns)
+
+
+def test_a_top_ten_shows_the_names_or_the_measure(drafted, school_dsn):
+    top = drafted["Which 10 instructors have the highest salary?"]
+    assert top.sql.startswith("SELECT instructor.name FROM instructor")
+    rooms = drafted["Which 10 rooms have the highest capacity?"]  # nothing names a room
+    assert rooms.sql.startswith("SELECT room.capacity FROM room")
+    most = drafted["Which 10 departments have the most instructors?"]
+    assert most.sql.startswith("SELECT department.dept_name FROM")
+    assert len(_columns(school_dsn, most.sql)) == 1
+
+
+def test_no_lookup_returns_every_column_of_a_row(drafted):
+    assert not any(q.startswith("Show the ") and " with " in q for q in drafted)
+
+
+def test_a_repeated_column_is_listed_once_by_its_values(drafted):
+    ranks = [q for q, d in drafted.items() if d.sql.startswith("SELECT DISTINCT instructor.rank FROM")]
+    assert ranks == ["What are the ranks of all instructors?"]  # not also "the distinct ranks"
+    names = drafted["What are the names of all instructors?"]
+    assert "DISTINCT" not in names.sql  # each row its own value: a plain listing
+
+
+def test_a_column_named_as_its_table_is_its_name(drafted):
+    assert "What are the names of all cities?" in drafted
+    assert "Which 10 cities have the highest population?" in drafted
+    assert drafted["Which 10 cities have the highest population?"].sql.startswith("SELECT city.city FROM")
+    assert not any("cities of all cities" in q or "city of the city" in q for q in drafted)
+
+
+def test_a_table_named_as_a_statement_is_a_relationship(drafted):
+    assert names_a_relationship("has_award") and names_a_relationship("is_member_of")
+    assert not names_a_relationship("hash_key") and not names_a_relationship("award")
+    assert not any("has awards" in q for q in drafted)
+
+
+def test_a_reference_code_is_a_dimension_of_its_own(drafted):
+    by_code = drafted["How many instructors are there for each department code?"]
+    assert by_code.sql.startswith("SELECT instructor.dept_code, COUNT(*)") and "JOIN" not in by_code.sql
+    most = drafted["Which department code has the most instructors?"]
+    assert "JOIN" not in most.sql
