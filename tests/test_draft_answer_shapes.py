@@ -104,3 +104,35 @@ def test_a_reference_code_is_a_dimension_of_its_own(drafted):
     assert by_code.sql.startswith("SELECT instructor.dept_code, COUNT(*)") and "JOIN" not in by_code.sql
     most = drafted["Which department code has the most instructors?"]
     assert "JOIN" not in most.sql
+
+
+def test_a_second_wording_as_people_say_it(drafted, school_dsn):
+    from ctxtool.draft.pipeline import DraftResult
+    from ctxtool.runtime import Runtime
+
+    count = drafted["How many instructors are there?"]
+    assert count.item["intent"] == "Count the number of instructors."
+    assert drafted["What are the ranks of all instructors?"].item["intent"] == (
+        "What are the different ranks of instructors?"
+    )
+    kept = DraftResult("templates", "postgres", list(drafted.values()))
+    with connect(school_dsn, statement_timeout=10, row_cap=1000) as conn:
+        rt = Runtime(kept.to_set(), connector=conn, dialect="postgres", use_llm=False)
+        for question, want in (
+            ("What are the different ranks?", "SELECT DISTINCT rank FROM instructor"),
+            ("Count the number of instructors.", "SELECT count(*) FROM instructor"),
+            (
+                "What are the names of instructors whose salary is lower than the average?",
+                "SELECT name FROM instructor WHERE salary < (SELECT avg(salary) FROM instructor)",
+            ),
+        ):
+            ans = rt.ask(question, action="showsql")
+            assert ans.status == "answered", (question, ans.explanation)
+            got = sorted(map(list, conn.query(ans.sql, ans.params).rows))
+            assert got == sorted(map(list, conn.query(want).rows)), question
+        rt.close()
+
+
+def test_average_and_maximum_together(drafted):
+    pair = drafted["What are the average and maximum salary of all instructors?"]
+    assert pair.sql == "SELECT AVG(instructor.salary), MAX(instructor.salary) FROM instructor"

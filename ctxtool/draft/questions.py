@@ -74,8 +74,13 @@ class QuestionDrafter:
         self.m = model
         self.out: list[Draft] = []
 
-    def add(self, question: str, sql: str, family: str, *tables: Table) -> None:
-        self.out.append(template(question, sql, f"schema:{family}", [t.name for t in tables]))
+    def add(self, question: str, sql: str, family: str, *tables: Table, also: str | None = None) -> None:
+        """One draft; ``also`` is the other way people often say it (its intent: the runtime
+        matches a question against both wordings)."""
+        d = template(question, sql, f"schema:{family}", [t.name for t in tables])
+        if also and also != question:
+            d.item["intent"] = also
+        self.out.append(d)
 
     def run(self) -> list[Draft]:
         for t in self.m.tables:
@@ -109,12 +114,14 @@ class QuestionDrafter:
         for c in listed:
             # a column whose values repeat is listed by its values, each once ("the locations of
             # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
-            distinct = "DISTINCT " if c.repeats and has_duplicates(c) else ""
+            dimension = c.is_categorical and c.category == "text"
+            distinct = "DISTINCT " if dimension or (c.repeats and has_duplicates(c)) else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
                 "list-column",
                 t,
+                also=f"What are the different {plural_label(c)} of {p}?" if distinct else None,
             )
         if names:
             for c in [c for c in shown if c not in names][:MAX_PAIRED]:
@@ -151,6 +158,12 @@ class QuestionDrafter:
                     "aggregate",
                     t,
                 )
+            self.add(
+                f"What are the average and maximum {label} of all {p}?",
+                f"SELECT AVG({mc}), MAX({mc}) FROM {src}",
+                "min-max",
+                t,
+            )
             self.add(
                 f"What are the maximum and minimum {label} of all {p}?",
                 f"SELECT MAX({mc}), MIN({mc}) FROM {src}",
@@ -223,6 +236,14 @@ class QuestionDrafter:
                 f"SELECT {nsql} FROM {src} WHERE {mc} > (SELECT AVG({mc}) FROM {src})",
                 "above-average",
                 t,
+                also=f"What are the {said} of {p} whose {label} is higher than the average?",
+            )
+            self.add(
+                f"Which {p} have {label} below the average? Give their {said}.",
+                f"SELECT {nsql} FROM {src} WHERE {mc} < (SELECT AVG({mc}) FROM {src})",
+                "above-average",
+                t,
+                also=f"What are the {said} of {p} whose {label} is lower than the average?",
             )
         if names:
             self.add(
@@ -273,12 +294,14 @@ class QuestionDrafter:
                 f"SELECT COUNT(DISTINCT {cc}) FROM {src}",
                 "distinct",
                 t,
+                also=f"How many different {plural_label(cat)} are there?",
             )
             self.add(
                 f"Which {cat.label} has the most {p}?",
                 f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY COUNT(*) DESC LIMIT 1",
                 "most-category",
                 t,
+                also=f"What is the most common {cat.label} of {p}?",
             )
             if names and (values := m.values(cat, 1)):
                 v = values[0]
@@ -336,6 +359,8 @@ class QuestionDrafter:
             top_kind,
             child,
             parent,
+            also=f"Which {parent.names.singular} has the largest number of {counted}? Give its "
+            f"{the_names(names, 1)}.",
         )
         self.add(
             f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
@@ -344,6 +369,7 @@ class QuestionDrafter:
             "without",
             child,
             parent,
+            also=f"What are the {the_names(names)} of {parent.names.plural} that do not have any {counted}?",
         )
 
 

@@ -184,8 +184,12 @@ class TemplateDrafter:
         self.m = model
         self.out: list[Draft] = []
 
-    def add(self, question: str, sql: str, origin: str, *tables: Table) -> None:
-        self.out.append(template(question, sql, origin, [t.name for t in tables]))
+    def add(self, question: str, sql: str, origin: str, *tables: Table, also: str | None = None) -> None:
+        """One draft; ``also`` is the other way people often say it (its intent)."""
+        d = template(question, sql, origin, [t.name for t in tables])
+        if also and also != question:
+            d.item["intent"] = also
+        self.out.append(d)
 
     def run(self) -> list[Draft]:
         for table in self.m.tables:
@@ -220,6 +224,7 @@ class TemplateDrafter:
             f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src}",
             "schema:count",
             t,
+            also=f"Count the number of {p}.",
         )
         cats = categories(t)
         for c in cats:
@@ -230,6 +235,7 @@ class TemplateDrafter:
                 f"ORDER BY {snake(t.name)}_count DESC, {cc}",
                 "schema:breakdown",
                 t,
+                also=f"Show each {c.label} and the number of {p} with it.",
             )
             values = m.values(c, 1)
             if values:
