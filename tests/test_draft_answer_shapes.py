@@ -4,10 +4,13 @@ neighbour, turns a right question into a wrong answer.
 
 A small school-shaped database of our own on PostgreSQL 15: departments referenced by a text code,
 instructors with a salary, a city table whose ``city`` column names each row, rooms without a name,
-and a relationship table named as a statement (``has_award``).
+a relationship table named as a statement (``has_award``) and a subtype (``professor``: one
+instructor per row).
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -27,6 +30,7 @@ CREATE TABLE instructor (instructor_id int PRIMARY KEY, name text NOT NULL,
                          city_id int REFERENCES city);
 CREATE TABLE room (room_id int PRIMARY KEY, capacity int, floor_area numeric(6,1));
 CREATE TABLE has_award (instructor_id int REFERENCES instructor, award text);
+CREATE TABLE professor (instructor_id int PRIMARY KEY REFERENCES instructor, tenure_years int);
 INSERT INTO department VALUES ('ACC', 'Accounting', 'North'), ('BIO', 'Biology', 'North'),
     ('CHM', 'Chemistry', 'South'), ('HIS', 'History', 'West');
 INSERT INTO city SELECT i, 'City ' || i, 1000 * i FROM generate_series(1, 20) i;
@@ -36,6 +40,7 @@ INSERT INTO instructor SELECT i, 'Instructor ' || i, (ARRAY['ACC','BIO','CHM'])[
 INSERT INTO room SELECT i, 20 + (i * 7) % 90, 30 + i * 2.5 FROM generate_series(1, 25) i;
 INSERT INTO has_award SELECT 1 + i % 40, (ARRAY['Teaching','Research'])[1 + i % 2]
     FROM generate_series(1, 30) i;
+INSERT INTO professor SELECT i, (i * 7) % 23 FROM generate_series(2, 40, 3) i;
 ANALYZE;
 """
 
@@ -136,3 +141,39 @@ def test_a_second_wording_as_people_say_it(drafted, school_dsn):
 def test_average_and_maximum_together(drafted):
     pair = drafted["What are the average and maximum salary of all instructors?"]
     assert pair.sql == "SELECT AVG(instructor.salary), MAX(instructor.salary) FROM instructor"
+
+
+def test_values_are_said_of_names_and_codes_not_of_reference_numbers(drafted, school_dsn):
+    assert "How many instructors are there for each city ID?" in drafted  # a dimension still
+    assert not any("city ID 1" in q or re.search(r"city ID \d", q) for q in drafted)
+    with connect(school_dsn, statement_timeout=10, row_cap=1000) as conn:
+        facets = draft("facets", build(conn, profile=True), connector=conn).kept
+    snippets = [d.sql for d in facets]
+    assert not any(s.startswith(("instructor.name =", "department.dept_name =")) for s in snippets)
+    assert not any(s.startswith("instructor.city_id =") for s in snippets)
+    assert any(s.startswith("instructor.dept_code = ") for s in snippets)  # a code people type
+
+
+def test_how_many_different_is_kept_beside_the_breakdown(school_dsn):
+    with connect(school_dsn, statement_timeout=10, row_cap=1000) as conn:
+        result = draft("templates", build(conn, profile=True), connector=conn, max_templates=40)
+    kept = {d.text for d in result.kept}
+    assert "How many instructors are there for each rank?" in kept
+    assert "How many distinct ranks do instructors have?" in kept
+
+
+def test_a_subtype_is_named_by_the_row_it_is(drafted, school_dsn):
+    names = drafted["What are the names of all professors?"]
+    assert names.sql == (
+        "SELECT instructor.name FROM professor JOIN instructor ON "
+        "professor.instructor_id = instructor.instructor_id"
+    )
+    top = drafted["What is the name of the professor with the highest tenure years?"]
+    with connect(school_dsn) as conn:
+        want = conn.query(
+            "SELECT i.name FROM professor p JOIN instructor i USING (instructor_id) "
+            "ORDER BY p.tenure_years DESC LIMIT 1"
+        ).rows
+        assert conn.query(top.sql).rows == want
+    # an instructor references a city, many instructors one city: not named by it
+    assert "JOIN" not in drafted["What is the name of the instructor with the highest salary?"].sql

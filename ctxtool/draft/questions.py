@@ -20,6 +20,7 @@ from ctxtool.draft.templates import (
     key_columns,
     measures,
     relationship,
+    said_by_value,
     say,
     threshold,
 )
@@ -102,13 +103,15 @@ class QuestionDrafter:
 
     def table(self, t: Table) -> None:
         m, p, s = self.m, t.names.plural, t.names.singular
-        src = m.table_sql(t)
+        src = nsrc = m.table_sql(t)
         names = naming(t)
+        if not names and (borrowed := self.borrowed_names(t)) is not None:
+            names, nsrc = borrowed  # a body builder is named by the person it is
         shown = describing(t)
         said = the_names(names)  # "names", "first names and last names"
         if names:
             self.add(
-                f"What are the {said} of all {p}?", f"SELECT {self.cols(names)} FROM {src}", "list-names", t
+                f"What are the {said} of all {p}?", f"SELECT {self.cols(names)} FROM {nsrc}", "list-names", t
             )
         listed = [c for c in shown if c not in names or len(names) > 1][:MAX_LISTED]
         for c in listed:
@@ -127,7 +130,7 @@ class QuestionDrafter:
             for c in [c for c in shown if c not in names][:MAX_PAIRED]:
                 self.add(
                     f"What are the {and_list([*[plural_label(n) for n in names], plural_label(c)])} of all {p}?",
-                    f"SELECT {self.cols(names)}, {m.col(c)} FROM {src}",
+                    f"SELECT {self.cols(names)}, {m.col(c)} FROM {nsrc}",
                     "list-with-name",
                     t,
                 )
@@ -137,7 +140,7 @@ class QuestionDrafter:
             for c in [c for c in shown if c is not name][:MAX_LOOKUPS]:
                 self.add(
                     f"What {verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
-                    f"SELECT {m.col(c)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+                    f"SELECT {m.col(c)} FROM {nsrc} WHERE {m.col(name)} = {m.literal(v, name)}",
                     "lookup-column",
                     t,
                 )
@@ -181,13 +184,13 @@ class QuestionDrafter:
             nsql = self.cols(names)
             self.add(
                 f"What is the {the_names(names, 1)} of the {s} with the highest {label}?",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc} DESC LIMIT 1",
+                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} DESC LIMIT 1",
                 "superlative",
                 t,
             )
             self.add(
                 f"What is the {the_names(names, 1)} of the {s} with the lowest {label}?",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc} ASC LIMIT 1",
+                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} ASC LIMIT 1",
                 "superlative",
                 t,
             )
@@ -201,19 +204,19 @@ class QuestionDrafter:
                     )
             self.add(
                 f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the highest {label}?",
-                f"SELECT {nsql}, {mc} FROM {src} ORDER BY {mc} DESC LIMIT 1",
+                f"SELECT {nsql}, {mc} FROM {nsrc} ORDER BY {mc} DESC LIMIT 1",
                 "superlative",
                 t,
             )
             self.add(
                 f"List the {said} of all {p} ordered by {label}.",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc}",
+                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc}",
                 "ordered",
                 t,
             )
             self.add(
                 f"List the {said} of all {p} in descending order of {label}.",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc} DESC",
+                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} DESC",
                 "ordered",
                 t,
             )
@@ -221,26 +224,26 @@ class QuestionDrafter:
             if limit is not None:
                 self.add(
                     f"What are the {said} of {p} with {label} greater than {limit}?",
-                    f"SELECT {nsql} FROM {src} WHERE {mc} > {limit}",
+                    f"SELECT {nsql} FROM {nsrc} WHERE {mc} > {limit}",
                     "list-threshold",
                     t,
                 )
                 self.add(
                     f"What are the {said} of {p} with {label} less than {limit}?",
-                    f"SELECT {nsql} FROM {src} WHERE {mc} < {limit}",
+                    f"SELECT {nsql} FROM {nsrc} WHERE {mc} < {limit}",
                     "list-threshold",
                     t,
                 )
             self.add(
                 f"Which {p} have {label} above the average? Give their {said}.",
-                f"SELECT {nsql} FROM {src} WHERE {mc} > (SELECT AVG({mc}) FROM {src})",
+                f"SELECT {nsql} FROM {nsrc} WHERE {mc} > (SELECT AVG({mc}) FROM {src})",
                 "above-average",
                 t,
                 also=f"What are the {said} of {p} whose {label} is higher than the average?",
             )
             self.add(
                 f"Which {p} have {label} below the average? Give their {said}.",
-                f"SELECT {nsql} FROM {src} WHERE {mc} < (SELECT AVG({mc}) FROM {src})",
+                f"SELECT {nsql} FROM {nsrc} WHERE {mc} < (SELECT AVG({mc}) FROM {src})",
                 "above-average",
                 t,
                 also=f"What are the {said} of {p} whose {label} is lower than the average?",
@@ -248,14 +251,14 @@ class QuestionDrafter:
         if names:
             self.add(
                 f"List the {said} of all {p} in alphabetical order.",
-                f"SELECT {self.cols(names)} FROM {src} ORDER BY {self.cols(names)}",
+                f"SELECT {self.cols(names)} FROM {nsrc} ORDER BY {self.cols(names)}",
                 "ordered",
                 t,
             )
             for d in [c for c in shown if c.is_date][:2]:
                 self.add(
                     f"List the {said} of all {p} ordered by {d.label}.",
-                    f"SELECT {self.cols(names)} FROM {src} ORDER BY {m.col(d)}",
+                    f"SELECT {self.cols(names)} FROM {nsrc} ORDER BY {m.col(d)}",
                     "ordered",
                     t,
                 )
@@ -292,7 +295,7 @@ class QuestionDrafter:
             self.add(
                 f"How many distinct {plural_label(cat)} do {p} have?",
                 f"SELECT COUNT(DISTINCT {cc}) FROM {src}",
-                "distinct",
+                "count-distinct",
                 t,
                 also=f"How many different {plural_label(cat)} are there?",
             )
@@ -303,14 +306,29 @@ class QuestionDrafter:
                 t,
                 also=f"What is the most common {cat.label} of {p}?",
             )
-            if names and (values := m.values(cat, 1)):
+            if names and said_by_value(cat) and (values := m.values(cat, 1)):
                 v = values[0]
                 self.add(
                     f"What are the {said} of {p} with {cat.label} {say(v, cat)}?",
-                    f"SELECT {self.cols(names)} FROM {src} WHERE {cc} = {m.literal(v, cat)}",
+                    f"SELECT {self.cols(names)} FROM {nsrc} WHERE {cc} = {m.literal(v, cat)}",
                     "list-where",
                     t,
                 )
+
+    def borrowed_names(self, t: Table) -> tuple[list[Column], str] | None:
+        """The names of a table with none of its own, from the one table it references row for row
+        (a subtype or role: each ``body_builder`` row is one person): (those columns, the join)."""
+        m = self.m
+        joins = [j for j in m.parents_of(t) if len(j.pairs) == 1]
+        if len(joins) != 1:
+            return None
+        j = joins[0]
+        fk = j.pairs[0][0]
+        names = naming(j.parent)
+        d, rows = fk.distinct, t.rows
+        if not names or j.parent.is_link or d is None or not rows or rows <= 0 or d < rows:
+            return None
+        return names, f"{m.table_sql(t)} JOIN {m.table_sql(j.parent)} ON {m.join_on(j)}"
 
     # -- along a foreign key ----------------------------------------------------------------------
 

@@ -66,6 +66,12 @@ def relationship(t: Table) -> bool:
     return t.is_link or names_a_relationship(t.name)
 
 
+def said_by_value(c: Column) -> bool:
+    """Whether people name rows by this column's values ("with status 'done'"); not by the number
+    of a reference ("tracks with genre ID 1"): they say the genre's name."""
+    return not (references(c) and c.category == "number")
+
+
 def readable(cols: list[Column]) -> list[Column]:
     return [c for c in cols if c.readable]
 
@@ -237,7 +243,7 @@ class TemplateDrafter:
                 t,
                 also=f"Show each {c.label} and the number of {p} with it.",
             )
-            values = m.values(c, 1)
+            values = m.values(c, 1) if said_by_value(c) else []
             if values:
                 v = values[0]
                 self.add(
