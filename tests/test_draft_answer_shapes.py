@@ -31,6 +31,8 @@ CREATE TABLE instructor (instructor_id int PRIMARY KEY, name text NOT NULL,
 CREATE TABLE room (room_id int PRIMARY KEY, capacity int, floor_area numeric(6,1));
 CREATE TABLE has_award (instructor_id int REFERENCES instructor, award text);
 CREATE TABLE professor (instructor_id int PRIMARY KEY REFERENCES instructor, tenure_years int);
+CREATE TABLE course (course_id int PRIMARY KEY, title text, dept_code text REFERENCES department,
+                     taught_by int REFERENCES instructor, reviewed_by int REFERENCES instructor);
 INSERT INTO department VALUES ('ACC', 'Accounting', 'North'), ('BIO', 'Biology', 'North'),
     ('CHM', 'Chemistry', 'South'), ('HIS', 'History', 'West');
 INSERT INTO city SELECT i, 'City ' || i, 1000 * i FROM generate_series(1, 20) i;
@@ -39,6 +41,8 @@ INSERT INTO instructor SELECT i, 'Instructor ' || i, (ARRAY['ACC','BIO','CHM'])[
     FROM generate_series(1, 40) i;
 INSERT INTO room SELECT i, 20 + (i * 7) % 90, 30 + i * 2.5 FROM generate_series(1, 25) i;
 INSERT INTO has_award SELECT 1 + i % 40, (ARRAY['Teaching','Research'])[1 + i % 2]
+    FROM generate_series(1, 30) i;
+INSERT INTO course SELECT i, 'Course ' || i, (ARRAY['ACC','BIO'])[1 + i % 2], 1 + i % 5, 1 + i % 4
     FROM generate_series(1, 30) i;
 INSERT INTO professor SELECT i, (i * 7) % 23 FROM generate_series(2, 40, 3) i;
 ANALYZE;
@@ -177,3 +181,18 @@ def test_a_subtype_is_named_by_the_row_it_is(drafted, school_dsn):
         assert conn.query(top.sql).rows == want
     # an instructor references a city, many instructors one city: not named by it
     assert "JOIN" not in drafted["What is the name of the instructor with the highest salary?"].sql
+
+
+def test_two_references_to_one_table_are_no_dimensions(drafted):
+    assert "How many courses are there for each department code?" in drafted
+    assert not any(re.search(r"for each (taught|reviewed) by", q) for q in drafted)
+
+
+def test_groups_with_at_least_or_more_than_n_rows(drafted, school_dsn):
+    ranks = drafted["Which ranks have at least 2 instructors?"]
+    assert ranks.sql.endswith("HAVING COUNT(*) >= 2")
+    assert drafted["Which ranks have more than 1 instructors?"].sql.endswith("HAVING COUNT(*) > 1")
+    depts = drafted["Which departments have at least 2 instructors? Give their names."]
+    with connect(school_dsn) as conn:
+        got = {r[0] for r in conn.query(depts.sql).rows}
+    assert got == {"Accounting", "Biology", "Chemistry"}  # History has none

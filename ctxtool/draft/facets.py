@@ -72,7 +72,7 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
                 t.name,
             )
         )
-    for c in [c for c in categories(t) if said_by_value(c)]:
+    for c in [c for c in categories(t, m) if said_by_value(c)]:
         values = m.values(c, 2)
         for v in values[:1]:
             out.append(

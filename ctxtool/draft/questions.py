@@ -271,7 +271,7 @@ class QuestionDrafter:
                     "list-pair",
                     t,
                 )
-        cats = categories(t)
+        cats = categories(t, m)
         for c in [
             c
             for c in shown
@@ -283,7 +283,7 @@ class QuestionDrafter:
                 "distinct",
                 t,
             )
-        for cat in [c for c in categories(t) if c not in names]:  # a name is not a dimension
+        for cat in [c for c in categories(t, m) if c not in names]:  # a name is not a dimension
             cc = m.col(cat)
             if cat not in listed:
                 self.add(
@@ -306,6 +306,13 @@ class QuestionDrafter:
                 t,
                 also=f"What is the most common {cat.label} of {p}?",
             )
+            for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
+                self.add(
+                    f"Which {plural_label(cat)} have {words} {n} {p}?",
+                    f"SELECT {cc} FROM {src} GROUP BY {cc} HAVING COUNT(*) {op} {n}",
+                    "having",
+                    t,
+                )
             if names and said_by_value(cat) and (values := m.values(cat, 1)):
                 v = values[0]
                 self.add(
@@ -380,6 +387,14 @@ class QuestionDrafter:
             also=f"Which {parent.names.singular} has the largest number of {counted}? Give its "
             f"{the_names(names, 1)}.",
         )
+        for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
+            self.add(
+                f"Which {parent.names.plural} have {words} {n} {counted}? Give their {the_names(names)}.",
+                f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} HAVING COUNT(*) {op} {n}",
+                "having",
+                child,
+                parent,
+            )
         self.add(
             f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
             f"SELECT {sql} FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "

@@ -47,6 +47,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "join-count": 0.72,
     "most-category": 0.72,
     "above-average": 0.7,
+    "having": 0.69,
     "without": 0.7,
     "join-lookup": 0.68,
     "link-lookup": 0.68,

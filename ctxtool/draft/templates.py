@@ -79,12 +79,19 @@ def readable(cols: list[Column]) -> list[Column]:
 MAX_REFERENCES = 2  # references ("role code", "statement ID") a table is also broken down by
 
 
-def categories(table: Table) -> list[Column]:
+def categories(table: Table, model: Model | None = None) -> list[Column]:
     """The table's dimensions: low-cardinality columns of its own, then the references to another
     table whose values repeat (``employees.role_code``): "How many employees are there for each role
-    code?" is asked of the code itself, not of the name it stands for."""
+    code?" is asked of the code itself, not of the name it stands for. With ``model``, not a
+    reference to a table the table references twice ("destroyed by" / "authorised by" employee):
+    one word tells those apart, and a wrong one answers wrong."""
     own = readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
-    return own + readable([c for c in table.columns if references(c)])[:MAX_REFERENCES]
+    refs = [c for c in table.columns if references(c)]
+    if model is not None:
+        parents = [j.parent for j in model.parents_of(table)]
+        twice = [j for j in model.parents_of(table) if sum(p is j.parent for p in parents) > 1]
+        refs = [c for c in refs if not any(c is col for j in twice for col, _ in j.pairs)]
+    return own + readable(refs)[:MAX_REFERENCES]
 
 
 def references(c: Column) -> bool:
@@ -232,7 +239,7 @@ class TemplateDrafter:
             t,
             also=f"Count the number of {p}.",
         )
-        cats = categories(t)
+        cats = categories(t, m)
         for c in cats:
             cc = m.col(c)
             self.add(
@@ -385,7 +392,7 @@ class TemplateDrafter:
             )
         if role or pa:
             return
-        pcats = categories(p)
+        pcats = categories(p, m)
         for cat in pcats[:1]:
             label = qualified_label(p, cat)
             cc = m.col(cat)
@@ -434,7 +441,7 @@ class TemplateDrafter:
             f"JOIN {m.table_sql(g)} ON {m.join_on(j2)}"
         )
         alias = f"{snake(c.name)}_count"
-        for cat in categories(g)[:1]:
+        for cat in categories(g, m)[:1]:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {qualified_label(g, cat)}?",
