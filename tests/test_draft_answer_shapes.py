@@ -196,3 +196,28 @@ def test_groups_with_at_least_or_more_than_n_rows(drafted, school_dsn):
     with connect(school_dsn) as conn:
         got = {r[0] for r in conn.query(depts.sql).rows}
     assert got == {"Accounting", "Biology", "Chemistry"}  # History has none
+
+
+def test_a_table_of_a_referenced_table_is_named_by_its_head():
+    from ctxtool.draft.names import Namer
+
+    namer = Namer()
+    member = namer.table({"name": "member_of_club", "foreign_keys": [{"ref_table": "club"}]})
+    assert (member.singular, member.plural) == ("member", "members")
+    # without the reference the words stay: "units in stock" is not a unit
+    assert namer.table({"name": "units_in_stock", "foreign_keys": []}).singular == "units in stock"
+
+
+def test_a_column_labelled_as_its_table_is_no_dimension_of_it():
+    from ctxtool.draft.model import Model
+    from ctxtool.draft.templates import categories
+
+    col = {"name": "allergytype", "type": "text", "profile": {"distinct": 3}}
+    key = {"name": "allergy", "type": "text", "profile": {"distinct": -1}}
+    snap = {"dialect": "postgres", "schemas": [{"name": "public", "tables": [
+        {"name": "allergy_type", "row_estimate": 20, "primary_key": ["allergy"], "columns": [key, col]},
+        {"name": "pet", "row_estimate": 20, "primary_key": [], "columns": [{**col, "name": "kind"}]},
+    ]}]}  # fmt: skip
+    model = Model(snap)
+    assert categories(model.table("allergy_type")) == []
+    assert [c.name for c in categories(model.table("pet"))] == ["kind"]

@@ -286,6 +286,7 @@ class Namer:
         # (``t01``, ``XK``) is named by its comment where there is one.
         label = None if identifier_is_readable(name) else comment_label(table.get("comment"), limit=3)
         base = singularize(label) if label else singularize(words_of(name))
+        base = _head_of_relation(base, table)
         return TableName(base, pluralize(base))
 
     def column(self, table: dict[str, Any], column: dict[str, Any]) -> str:
@@ -311,6 +312,20 @@ class Namer:
         return bool(re.search(r"[a-z]{3,}", column["name"].lower())) and not re.fullmatch(
             r"[a-z]{1,2}\d+", column["name"].lower()
         )
+
+
+def _head_of_relation(base: str, table: dict[str, Any]) -> str:
+    """``member_of_club`` (referencing ``club``) -> "member": a row is a member of a club, and
+    "the club with the most members" reads as people say it ("the most member of clubs" does not)."""
+    m = re.fullmatch(r"(\w+(?: \w+)?) (?:of|in|for|at) (.+)", base)
+    if not m:
+        return base
+    rest = m.group(2).lower()
+    for fk in table.get("foreign_keys") or []:
+        ref = words_of(str(fk.get("ref_table") or "")).lower()
+        if rest in (ref, singularize(ref).lower()):
+            return m.group(1)
+    return base
 
 
 _RELATION_VERBS = frozenset("has have had is are was were".split())

@@ -182,18 +182,14 @@ class QuestionDrafter:
             if not names:
                 continue
             nsql = self.cols(names)
-            self.add(
-                f"What is the {the_names(names, 1)} of the {s} with the highest {label}?",
-                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} DESC LIMIT 1",
-                "superlative",
-                t,
-            )
-            self.add(
-                f"What is the {the_names(names, 1)} of the {s} with the lowest {label}?",
-                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} ASC LIMIT 1",
-                "superlative",
-                t,
-            )
+            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                self.add(
+                    f"What is the {the_names(names, 1)} of the {s} with the {word} {label}?",
+                    f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} {order} LIMIT 1",
+                    "superlative",
+                    t,
+                    also=f"Which {s} has the {word} {label}? Give its {the_names(names, 1)}.",
+                )
             for c in [c for c in shown if c not in names and c is not meas][:3]:
                 for word, order in (("highest", "DESC"), ("lowest", "ASC")):
                     self.add(
