@@ -208,16 +208,7 @@ def test_a_table_of_a_referenced_table_is_named_by_its_head():
     assert namer.table({"name": "units_in_stock", "foreign_keys": []}).singular == "units in stock"
 
 
-def test_a_column_labelled_as_its_table_is_no_dimension_of_it():
-    from ctxtool.draft.model import Model
-    from ctxtool.draft.templates import categories
-
-    col = {"name": "allergytype", "type": "text", "profile": {"distinct": 3}}
-    key = {"name": "allergy", "type": "text", "profile": {"distinct": -1}}
-    snap = {"dialect": "postgres", "schemas": [{"name": "public", "tables": [
-        {"name": "allergy_type", "row_estimate": 20, "primary_key": ["allergy"], "columns": [key, col]},
-        {"name": "pet", "row_estimate": 20, "primary_key": [], "columns": [{**col, "name": "kind"}]},
-    ]}]}  # fmt: skip
-    model = Model(snap)
-    assert categories(model.table("allergy_type")) == []
-    assert [c.name for c in categories(model.table("pet"))] == ["kind"]
+def test_reverse_alphabetical_order(drafted):
+    rev = drafted["List the names of all instructors in reverse alphabetical order."]
+    assert rev.sql.endswith("ORDER BY instructor.name DESC")
+    assert rev.item["intent"] == "Sort the names of all instructors in descending alphabetical order."

@@ -251,6 +251,14 @@ class QuestionDrafter:
                 "ordered",
                 t,
             )
+            self.add(
+                f"List the {said} of all {p} in reverse alphabetical order.",
+                f"SELECT {self.cols(names)} FROM {nsrc} ORDER BY "
+                + ", ".join(f"{m.col(c)} DESC" for c in names),
+                "ordered",
+                t,
+                also=f"Sort the {said} of all {p} in descending alphabetical order.",
+            )
             for d in [c for c in shown if c.is_date][:2]:
                 self.add(
                     f"List the {said} of all {p} ordered by {d.label}.",

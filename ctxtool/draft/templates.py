@@ -85,20 +85,13 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
     code?" is asked of the code itself, not of the name it stands for. With ``model``, not a
     reference to a table the table references twice ("destroyed by" / "authorised by" employee):
     one word tells those apart, and a wrong one answers wrong."""
-    own = readable([c for c in table.columns if c.is_categorical and not _named_as(c, table)])
-    own = own[:MAX_CATEGORIES]
+    own = readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
     refs = [c for c in table.columns if references(c)]
     if model is not None:
         parents = [j.parent for j in model.parents_of(table)]
         twice = [j for j in model.parents_of(table) if sum(p is j.parent for p in parents) > 1]
         refs = [c for c in refs if not any(c is col for j in twice for col, _ in j.pairs)]
     return own + readable(refs)[:MAX_REFERENCES]
-
-
-def _named_as(c: Column, table: Table) -> bool:
-    """A column labelled as its table (``allergy_type.allergytype``): "How many allergy types are
-    there for each allergy type?" says nothing a reader can follow."""
-    return c.label.lower() in (table.names.singular.lower(), table.names.plural.lower())
 
 
 def references(c: Column) -> bool:
