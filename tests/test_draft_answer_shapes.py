@@ -212,3 +212,17 @@ def test_reverse_alphabetical_order(drafted):
     rev = drafted["List the names of all instructors in reverse alphabetical order."]
     assert rev.sql.endswith("ORDER BY instructor.name DESC")
     assert rev.item["intent"] == "Sort the names of all instructors in descending alphabetical order."
+
+
+def test_no_total_total():
+    from ctxtool.draft.model import Model
+    from ctxtool.draft.questions import draft_questions
+
+    total = {"name": "total", "type": "numeric(10,2)", "profile": {"distinct": 300, "min": 1, "max": 25}}
+    snap = {"dialect": "postgres", "schemas": [{"name": "public", "tables": [
+        {"name": "invoice", "row_estimate": 400, "primary_key": ["invoice_id"],
+         "columns": [{"name": "invoice_id", "type": "integer", "profile": {"distinct": -1}}, total]},
+    ]}]}  # fmt: skip
+    said = [d.text for d in draft_questions(Model(snap))]
+    assert "What is the total of all invoices?" in said
+    assert not any("total total" in q for q in said)

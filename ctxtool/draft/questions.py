@@ -23,6 +23,7 @@ from ctxtool.draft.templates import (
     said_by_value,
     say,
     threshold,
+    total_of,
 )
 
 MAX_LISTED = 6  # describing columns listed one by one
@@ -156,7 +157,7 @@ class QuestionDrafter:
                 )
             if is_additive(meas):
                 self.add(
-                    f"What {verb(label)} the total {label} of all {p}?",
+                    f"What {verb(label)} the {total_of(meas)} of all {p}?",
                     f"SELECT SUM({mc}) FROM {src}",
                     "aggregate",
                     t,
