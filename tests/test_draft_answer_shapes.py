@@ -148,8 +148,7 @@ def test_average_and_maximum_together(drafted):
 
 
 def test_values_are_said_of_names_and_codes_not_of_reference_numbers(drafted, school_dsn):
-    assert "How many instructors are there for each city ID?" in drafted  # a dimension still
-    assert not any("city ID 1" in q or re.search(r"city ID \d", q) for q in drafted)
+    assert not any("city ID" in q for q in drafted)  # a surrogate number is no dimension
     with connect(school_dsn, statement_timeout=10, row_cap=1000) as conn:
         facets = draft("facets", build(conn, profile=True), connector=conn).kept
     snippets = [d.sql for d in facets]

@@ -61,7 +61,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "join-count-where": 0.5,
     "join-average-by": 0.5,
     "join-total-by": 0.5,
-    "flag": 0.5,
+    "flag": 0.75,
     "two-hop-breakdown": 0.4,
     "two-hop-lookup": 0.35,
 }

@@ -95,9 +95,9 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
 
 
 def references(c: Column) -> bool:
-    """A one-column foreign key of a table that is not a link table, whose values repeat (a code or
-    an id many rows share)."""
-    if not c.in_fk or c.in_pk or c.is_audit or c.category not in ("text", "number") or c.table.is_link:
+    """A text foreign key of a table that is not a link table, whose values repeat (a code many
+    rows share: people type codes; surrogate numbers are never dimensions)."""
+    if not c.in_fk or c.in_pk or c.is_audit or c.category != "text" or c.table.is_link:
         return False
     d = c.distinct
     return d is not None and 1 < d <= CATEGORICAL_MAX and c.repeats
