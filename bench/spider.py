@@ -399,6 +399,7 @@ def add_drafted_arguments(ap: argparse.ArgumentParser) -> None:
         "--workload", action="store_true", help="with --drafted: the kit's gold SQL is the query log"
     )
     ap.add_argument("--first", type=int, default=0, help="only the first N databases (sorted)")
+    ap.add_argument("--skip", type=int, default=0, help="with --first: leave out the first N databases")
     ap.add_argument("--max", type=int, default=None, help="with --drafted: draft templates --max N")
 
 
@@ -468,6 +469,8 @@ def drafted_main(args: argparse.Namespace) -> int:
     kit = kit_dir()
     by_db = drafted_cases(kit)
     dbs = sorted(by_db) if not args.db else args.db
+    if args.skip:
+        dbs = dbs[args.skip :]
     if args.first:
         dbs = dbs[: args.first]
     unknown = [d for d in dbs if d not in by_db]

@@ -1,9 +1,11 @@
 """Facets (reusable filter conditions) from the schema and profile.
 
 Ranges on numeric columns with bounds inside the profiled min/max, equality on low-cardinality
-columns with a common value, date ranges inside the profiled dates, boolean flags, and equality on the
-column that names a row. Every column is written ``table.column`` (no aliases), because a facet is
-injected into queries that alias tables their own way.
+columns with a common value, date ranges inside the profiled dates, and boolean flags. Not equality on
+the column that names a row: any value a question holds would bind to it ("the highest salary of
+Smith's department" filtered to an instructor named so); lookups by name are templates of their
+own. Every column is written ``table.column`` (no aliases), because a facet is injected into
+queries that alias tables their own way.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ctxtool.draft.templates import (
     dates,
     flag_words,
     measures,
+    said_by_value,
     say,
     year_range,
 )
@@ -69,7 +72,7 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
                 t.name,
             )
         )
-    for c in categories(t):
+    for c in [c for c in categories(t, m) if said_by_value(c)]:
         values = m.values(c, 2)
         for v in values[:1]:
             out.append(
@@ -110,15 +113,4 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
                     t.name,
                 )
             )
-    name = t.name_column
-    if name is not None and (values := m.values(name, 1)):
-        v = values[0]
-        out.append(
-            facet(
-                f"the {t.names.singular} with {name.label} {say(v, name)}",
-                f"{m.col(name)} = {m.literal(v, name)}",
-                "schema:name",
-                t.name,
-            )
-        )
     return out

@@ -286,6 +286,7 @@ class Namer:
         # (``t01``, ``XK``) is named by its comment where there is one.
         label = None if identifier_is_readable(name) else comment_label(table.get("comment"), limit=3)
         base = singularize(label) if label else singularize(words_of(name))
+        base = _head_of_relation(base, table)
         return TableName(base, pluralize(base))
 
     def column(self, table: dict[str, Any], column: dict[str, Any]) -> str:
@@ -295,7 +296,11 @@ class Namer:
         label = comment_label(column.get("comment"), values=_common(column))
         if label:
             return label
-        return without_table_prefix(words_of(column["name"]), self.table(table).singular)
+        name = self.table(table)
+        words = without_table_prefix(words_of(column["name"]), name.singular)
+        if words.lower() in (name.singular.lower(), name.plural.lower()) and _names_each_row(table, column):
+            return "name"  # aircraft.aircraft, city.city: the name of each row ("the names of all cities")
+        return words
 
     def has_real_name(self, table: dict[str, Any], column: dict[str, Any]) -> bool:
         """False for cryptic names (``A3``) with no comment or glossary entry: questions using them
@@ -309,6 +314,30 @@ class Namer:
         )
 
 
+def _head_of_relation(base: str, table: dict[str, Any]) -> str:
+    """``member_of_club`` (referencing ``club``) -> "member": a row is a member of a club, and
+    "the club with the most members" reads as people say it ("the most member of clubs" does not)."""
+    m = re.fullmatch(r"(\w+(?: \w+)?) (?:of|in|for|at) (.+)", base)
+    if not m:
+        return base
+    rest = m.group(2).lower()
+    for fk in table.get("foreign_keys") or []:
+        ref = words_of(str(fk.get("ref_table") or "")).lower()
+        if rest in (ref, singularize(ref).lower()):
+            return m.group(1)
+    return base
+
+
+_RELATION_VERBS = frozenset("has have had is are was were".split())
+
+
+def names_a_relationship(table_name: str) -> bool:
+    """A table named as a statement (``has_allergy``, ``is_member``): its rows are facts relating
+    other things, not things to count or list ("How many has allergies are there?")."""
+    words = words_of(table_name).split()
+    return len(words) > 1 and words[0].lower() in _RELATION_VERBS
+
+
 def without_table_prefix(label: str, singular: str) -> str:
     """``club name`` of a club -> "name", ``document date`` of a document -> "date": the table is
     said by the question already (keys, ``club ID``, keep their table)."""
@@ -317,6 +346,17 @@ def without_table_prefix(label: str, singular: str) -> str:
     if not rest or rest.lower() in ("id", "ids", "key", "code", "number", "no"):
         return label
     return rest
+
+
+def _names_each_row(table: dict[str, Any], column: dict[str, Any]) -> bool:
+    """A text column whose every row has its own value (PostgreSQL's -1, or as many values as rows)."""
+    from ctxtool.connectors.profile import effective_type, type_category
+
+    if type_category(effective_type(column)) != "text":
+        return False
+    d = (column.get("profile") or {}).get("distinct")
+    rows = table.get("row_estimate")
+    return isinstance(d, (int, float)) and (d == -1 or (bool(rows) and d >= rows > 0))
 
 
 def _common(column: dict[str, Any]) -> list[Any]:

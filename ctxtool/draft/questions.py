@@ -19,8 +19,11 @@ from ctxtool.draft.templates import (
     is_additive,
     key_columns,
     measures,
+    relationship,
+    said_by_value,
     say,
     threshold,
+    total_of,
 )
 
 MAX_LISTED = 6  # describing columns listed one by one
@@ -45,6 +48,12 @@ def _natural_key(c: Column) -> bool:
     return c.in_pk and not c.in_fk and c.category in ("text", "date") and len(c.table.primary_key) == 1
 
 
+def has_duplicates(c: Column) -> bool:
+    """Whether some value of the column comes back in more than one row (from the profile)."""
+    d, rows = c.distinct, c.table.rows
+    return d is not None and bool(rows) and rows > 0 and d < rows
+
+
 def naming(t: Table) -> list[Column]:
     """The columns that name a row: first and last name together when the table has both, else the
     name column."""
@@ -67,15 +76,20 @@ class QuestionDrafter:
         self.m = model
         self.out: list[Draft] = []
 
-    def add(self, question: str, sql: str, family: str, *tables: Table) -> None:
-        self.out.append(template(question, sql, f"schema:{family}", [t.name for t in tables]))
+    def add(self, question: str, sql: str, family: str, *tables: Table, also: str | None = None) -> None:
+        """One draft; ``also`` is the other way people often say it (its intent: the runtime
+        matches a question against both wordings)."""
+        d = template(question, sql, f"schema:{family}", [t.name for t in tables])
+        if also and also != question:
+            d.item["intent"] = also
+        self.out.append(d)
 
     def run(self) -> list[Draft]:
         for t in self.m.tables:
-            if not t.is_link:
+            if not relationship(t):
                 self.table(t)
         for j in self.m.joins:
-            if not j.child.is_link and j.child is not j.parent and len(j.pairs) == 1:
+            if not relationship(j.child) and j.child is not j.parent and len(j.pairs) == 1:
                 self.join(j)
         for link in self.m.links:
             for own, other in ((link.a, link.b), (link.b, link.a)):
@@ -90,28 +104,34 @@ class QuestionDrafter:
 
     def table(self, t: Table) -> None:
         m, p, s = self.m, t.names.plural, t.names.singular
-        src = m.table_sql(t)
+        src = nsrc = m.table_sql(t)
         names = naming(t)
+        if not names and (borrowed := self.borrowed_names(t)) is not None:
+            names, nsrc = borrowed  # a body builder is named by the person it is
         shown = describing(t)
         said = the_names(names)  # "names", "first names and last names"
         if names:
             self.add(
-                f"What are the {said} of all {p}?", f"SELECT {self.cols(names)} FROM {src}", "list-names", t
+                f"What are the {said} of all {p}?", f"SELECT {self.cols(names)} FROM {nsrc}", "list-names", t
             )
-        for c in [c for c in shown if c not in names or len(names) > 1][:MAX_LISTED]:
-            # a dimension is listed by its values ("the locations of cinemas": each once)
-            distinct = "DISTINCT " if c.is_categorical and c.category == "text" else ""
+        listed = [c for c in shown if c not in names or len(names) > 1][:MAX_LISTED]
+        for c in listed:
+            # a column whose values repeat is listed by its values, each once ("the locations of
+            # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
+            dimension = c.is_categorical and c.category == "text"
+            distinct = "DISTINCT " if dimension or (c.repeats and has_duplicates(c)) else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
                 "list-column",
                 t,
+                also=f"What are the different {plural_label(c)} of {p}?" if distinct else None,
             )
         if names:
             for c in [c for c in shown if c not in names][:MAX_PAIRED]:
                 self.add(
                     f"What are the {and_list([*[plural_label(n) for n in names], plural_label(c)])} of all {p}?",
-                    f"SELECT {self.cols(names)}, {m.col(c)} FROM {src}",
+                    f"SELECT {self.cols(names)}, {m.col(c)} FROM {nsrc}",
                     "list-with-name",
                     t,
                 )
@@ -121,7 +141,7 @@ class QuestionDrafter:
             for c in [c for c in shown if c is not name][:MAX_LOOKUPS]:
                 self.add(
                     f"What {verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
-                    f"SELECT {m.col(c)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+                    f"SELECT {m.col(c)} FROM {nsrc} WHERE {m.col(name)} = {m.literal(v, name)}",
                     "lookup-column",
                     t,
                 )
@@ -137,11 +157,17 @@ class QuestionDrafter:
                 )
             if is_additive(meas):
                 self.add(
-                    f"What {verb(label)} the total {label} of all {p}?",
+                    f"What {verb(label)} the {total_of(meas)} of all {p}?",
                     f"SELECT SUM({mc}) FROM {src}",
                     "aggregate",
                     t,
                 )
+            self.add(
+                f"What are the average and maximum {label} of all {p}?",
+                f"SELECT AVG({mc}), MAX({mc}) FROM {src}",
+                "min-max",
+                t,
+            )
             self.add(
                 f"What are the maximum and minimum {label} of all {p}?",
                 f"SELECT MAX({mc}), MIN({mc}) FROM {src}",
@@ -157,18 +183,14 @@ class QuestionDrafter:
             if not names:
                 continue
             nsql = self.cols(names)
-            self.add(
-                f"What is the {the_names(names, 1)} of the {s} with the highest {label}?",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc} DESC LIMIT 1",
-                "superlative",
-                t,
-            )
-            self.add(
-                f"What is the {the_names(names, 1)} of the {s} with the lowest {label}?",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc} ASC LIMIT 1",
-                "superlative",
-                t,
-            )
+            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                self.add(
+                    f"What is the {the_names(names, 1)} of the {s} with the {word} {label}?",
+                    f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} {order} LIMIT 1",
+                    "superlative",
+                    t,
+                    also=f"Which {s} has the {word} {label}? Give its {the_names(names, 1)}.",
+                )
             for c in [c for c in shown if c not in names and c is not meas][:3]:
                 for word, order in (("highest", "DESC"), ("lowest", "ASC")):
                     self.add(
@@ -179,19 +201,19 @@ class QuestionDrafter:
                     )
             self.add(
                 f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the highest {label}?",
-                f"SELECT {nsql}, {mc} FROM {src} ORDER BY {mc} DESC LIMIT 1",
+                f"SELECT {nsql}, {mc} FROM {nsrc} ORDER BY {mc} DESC LIMIT 1",
                 "superlative",
                 t,
             )
             self.add(
                 f"List the {said} of all {p} ordered by {label}.",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc}",
+                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc}",
                 "ordered",
                 t,
             )
             self.add(
                 f"List the {said} of all {p} in descending order of {label}.",
-                f"SELECT {nsql} FROM {src} ORDER BY {mc} DESC",
+                f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} DESC",
                 "ordered",
                 t,
             )
@@ -199,33 +221,49 @@ class QuestionDrafter:
             if limit is not None:
                 self.add(
                     f"What are the {said} of {p} with {label} greater than {limit}?",
-                    f"SELECT {nsql} FROM {src} WHERE {mc} > {limit}",
+                    f"SELECT {nsql} FROM {nsrc} WHERE {mc} > {limit}",
                     "list-threshold",
                     t,
                 )
                 self.add(
                     f"What are the {said} of {p} with {label} less than {limit}?",
-                    f"SELECT {nsql} FROM {src} WHERE {mc} < {limit}",
+                    f"SELECT {nsql} FROM {nsrc} WHERE {mc} < {limit}",
                     "list-threshold",
                     t,
                 )
             self.add(
                 f"Which {p} have {label} above the average? Give their {said}.",
-                f"SELECT {nsql} FROM {src} WHERE {mc} > (SELECT AVG({mc}) FROM {src})",
+                f"SELECT {nsql} FROM {nsrc} WHERE {mc} > (SELECT AVG({mc}) FROM {src})",
                 "above-average",
                 t,
+                also=f"What are the {said} of {p} whose {label} is higher than the average?",
+            )
+            self.add(
+                f"Which {p} have {label} below the average? Give their {said}.",
+                f"SELECT {nsql} FROM {nsrc} WHERE {mc} < (SELECT AVG({mc}) FROM {src})",
+                "above-average",
+                t,
+                also=f"What are the {said} of {p} whose {label} is lower than the average?",
             )
         if names:
             self.add(
                 f"List the {said} of all {p} in alphabetical order.",
-                f"SELECT {self.cols(names)} FROM {src} ORDER BY {self.cols(names)}",
+                f"SELECT {self.cols(names)} FROM {nsrc} ORDER BY {self.cols(names)}",
                 "ordered",
                 t,
+            )
+            self.add(
+                f"List the {said} of all {p} in reverse alphabetical order.",
+                f"SELECT {self.cols(names)} FROM {nsrc} ORDER BY "
+                + ", ".join(f"{m.col(c)} DESC" for c in names),
+                "ordered",
+                t,
+                also=f"Sort the {said} of all {p} in descending alphabetical order.",
             )
             for d in [c for c in shown if c.is_date][:2]:
                 self.add(
                     f"List the {said} of all {p} ordered by {d.label}.",
-                    f"SELECT {self.cols(names)} FROM {src} ORDER BY {m.col(d)}",
+                    f"SELECT {self.cols(names)} FROM {nsrc} ORDER BY {m.col(d)}",
                     "ordered",
                     t,
                 )
@@ -238,42 +276,71 @@ class QuestionDrafter:
                     "list-pair",
                     t,
                 )
-        cats = categories(t)
-        for c in [c for c in shown if c not in cats and c.repeats and c.distinct and c.distinct > 1][:4]:
+        cats = categories(t, m)
+        for c in [
+            c
+            for c in shown
+            if c not in cats and c not in listed and c.repeats and c.distinct and c.distinct > 1
+        ][:4]:
             self.add(
                 f"What are the distinct {plural_label(c)} of {p}?",
                 f"SELECT DISTINCT {m.col(c)} FROM {src}",
                 "distinct",
                 t,
             )
-        for cat in [c for c in categories(t) if c not in names]:  # a name is not a dimension
+        for cat in [c for c in categories(t, m) if c not in names]:  # a name is not a dimension
             cc = m.col(cat)
-            self.add(
-                f"What are the distinct {plural_label(cat)} of {p}?",
-                f"SELECT DISTINCT {cc} FROM {src}",
-                "distinct",
-                t,
-            )
+            if cat not in listed:
+                self.add(
+                    f"What are the distinct {plural_label(cat)} of {p}?",
+                    f"SELECT DISTINCT {cc} FROM {src}",
+                    "distinct",
+                    t,
+                )
             self.add(
                 f"How many distinct {plural_label(cat)} do {p} have?",
                 f"SELECT COUNT(DISTINCT {cc}) FROM {src}",
-                "distinct",
+                "count-distinct",
                 t,
+                also=f"How many different {plural_label(cat)} are there?",
             )
             self.add(
                 f"Which {cat.label} has the most {p}?",
                 f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY COUNT(*) DESC LIMIT 1",
                 "most-category",
                 t,
+                also=f"What is the most common {cat.label} of {p}?",
             )
-            if names and (values := m.values(cat, 1)):
+            for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
+                self.add(
+                    f"Which {plural_label(cat)} have {words} {n} {p}?",
+                    f"SELECT {cc} FROM {src} GROUP BY {cc} HAVING COUNT(*) {op} {n}",
+                    "having",
+                    t,
+                )
+            if names and said_by_value(cat) and (values := m.values(cat, 1)):
                 v = values[0]
                 self.add(
                     f"What are the {said} of {p} with {cat.label} {say(v, cat)}?",
-                    f"SELECT {self.cols(names)} FROM {src} WHERE {cc} = {m.literal(v, cat)}",
+                    f"SELECT {self.cols(names)} FROM {nsrc} WHERE {cc} = {m.literal(v, cat)}",
                     "list-where",
                     t,
                 )
+
+    def borrowed_names(self, t: Table) -> tuple[list[Column], str] | None:
+        """The names of a table with none of its own, from the one table it references row for row
+        (a subtype or role: each ``body_builder`` row is one person): (those columns, the join)."""
+        m = self.m
+        joins = [j for j in m.parents_of(t) if len(j.pairs) == 1]
+        if len(joins) != 1:
+            return None
+        j = joins[0]
+        fk = j.pairs[0][0]
+        names = naming(j.parent)
+        d, rows = fk.distinct, t.rows
+        if not names or j.parent.is_link or d is None or not rows or rows <= 0 or d < rows:
+            return None
+        return names, f"{m.table_sql(t)} JOIN {m.table_sql(j.parent)} ON {m.join_on(j)}"
 
     # -- along a foreign key ----------------------------------------------------------------------
 
@@ -322,7 +389,17 @@ class QuestionDrafter:
             top_kind,
             child,
             parent,
+            also=f"Which {parent.names.singular} has the largest number of {counted}? Give its "
+            f"{the_names(names, 1)}.",
         )
+        for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
+            self.add(
+                f"Which {parent.names.plural} have {words} {n} {counted}? Give their {the_names(names)}.",
+                f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} HAVING COUNT(*) {op} {n}",
+                "having",
+                child,
+                parent,
+            )
         self.add(
             f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
             f"SELECT {sql} FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
@@ -330,6 +407,7 @@ class QuestionDrafter:
             "without",
             child,
             parent,
+            also=f"What are the {the_names(names)} of {parent.names.plural} that do not have any {counted}?",
         )
 
 

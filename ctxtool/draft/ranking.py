@@ -32,6 +32,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "total": 0.85,
     "min-max": 0.84,
     "breakdown": 0.83,
+    "count-distinct": 0.83,  # kept beside the breakdown: without it "how many different" gets one
     "count-where": 0.8,
     "superlative": 0.8,
     "join-top": 0.79,
@@ -46,6 +47,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "join-count": 0.72,
     "most-category": 0.72,
     "above-average": 0.7,
+    "having": 0.69,
     "without": 0.7,
     "join-lookup": 0.68,
     "link-lookup": 0.68,
@@ -59,7 +61,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "join-count-where": 0.5,
     "join-average-by": 0.5,
     "join-total-by": 0.5,
-    "flag": 0.5,
+    "flag": 0.75,
     "two-hop-breakdown": 0.4,
     "two-hop-lookup": 0.35,
 }

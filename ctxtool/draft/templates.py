@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
-from ctxtool.draft.model import Column, Join, Model, Table, nice_number
+from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
 
 TOP_N = 10
 MAX_CATEGORIES = 3
@@ -59,12 +59,48 @@ def qualified_label(table: Table, col: Column) -> str:
     return f"{singular} {col.label}"
 
 
+def relationship(t: Table) -> bool:
+    """A link table, or one named as a statement (``has_allergy``): not things to count."""
+    from ctxtool.draft.names import names_a_relationship
+
+    return t.is_link or names_a_relationship(t.name)
+
+
+def said_by_value(c: Column) -> bool:
+    """Whether people name rows by this column's values ("with status 'done'"); not by the number
+    of a reference ("tracks with genre ID 1"): they say the genre's name."""
+    return not (references(c) and c.category == "number")
+
+
 def readable(cols: list[Column]) -> list[Column]:
     return [c for c in cols if c.readable]
 
 
-def categories(table: Table) -> list[Column]:
-    return readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
+MAX_REFERENCES = 2  # references ("role code", "statement ID") a table is also broken down by
+
+
+def categories(table: Table, model: Model | None = None) -> list[Column]:
+    """The table's dimensions: low-cardinality columns of its own, then the references to another
+    table whose values repeat (``employees.role_code``): "How many employees are there for each role
+    code?" is asked of the code itself, not of the name it stands for. With ``model``, not a
+    reference to a table the table references twice ("destroyed by" / "authorised by" employee):
+    one word tells those apart, and a wrong one answers wrong."""
+    own = readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
+    refs = [c for c in table.columns if references(c)]
+    if model is not None:
+        parents = [j.parent for j in model.parents_of(table)]
+        twice = [j for j in model.parents_of(table) if sum(p is j.parent for p in parents) > 1]
+        refs = [c for c in refs if not any(c is col for j in twice for col, _ in j.pairs)]
+    return own + readable(refs)[:MAX_REFERENCES]
+
+
+def references(c: Column) -> bool:
+    """A text foreign key of a table that is not a link table, whose values repeat (a code many
+    rows share: people type codes; surrogate numbers are never dimensions)."""
+    if not c.in_fk or c.in_pk or c.is_audit or c.category != "text" or c.table.is_link:
+        return False
+    d = c.distinct
+    return d is not None and 1 < d <= CATEGORICAL_MAX and c.repeats
 
 
 def measures(table: Table) -> list[Column]:
@@ -91,15 +127,16 @@ def key_columns(table: Table) -> list[Column]:
     return table.pk_columns or table.columns[:1]
 
 
-def shown_columns(table: Table, limit: int = 6) -> list[Column]:
-    """Columns to show for a row: its key and a few readable, non-key columns."""
-    cols = list(key_columns(table))
-    for c in table.columns:
-        if len(cols) >= limit:
-            break
-        if c not in cols and not c.in_fk and c.readable and c.category != "other":
-            cols.append(c)
-    return cols
+def naming(table: Table) -> list[Column]:
+    from ctxtool.draft.questions import naming as names_of
+
+    return names_of(table)
+
+
+def named_columns(table: Table) -> list[Column]:
+    """The columns a listing of rows shows when the question names no column: those that name a
+    row (first and last name, a name or title), else the key."""
+    return naming(table) or key_columns(table)
 
 
 def year_range(col: Column) -> int | None:
@@ -160,15 +197,19 @@ class TemplateDrafter:
         self.m = model
         self.out: list[Draft] = []
 
-    def add(self, question: str, sql: str, origin: str, *tables: Table) -> None:
-        self.out.append(template(question, sql, origin, [t.name for t in tables]))
+    def add(self, question: str, sql: str, origin: str, *tables: Table, also: str | None = None) -> None:
+        """One draft; ``also`` is the other way people often say it (its intent)."""
+        d = template(question, sql, origin, [t.name for t in tables])
+        if also and also != question:
+            d.item["intent"] = also
+        self.out.append(d)
 
     def run(self) -> list[Draft]:
         for table in self.m.tables:
-            if not table.is_link:  # a link table is a relationship, not things to count
+            if not relationship(table):  # a link table is a relationship, not things to count
                 self.table(table)
         for join in self.m.joins:
-            if join.child.is_link:
+            if relationship(join.child):
                 continue
             self.join(join)
             for grand in self.m.parents_of(join.parent):
@@ -196,8 +237,9 @@ class TemplateDrafter:
             f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src}",
             "schema:count",
             t,
+            also=f"Count the number of {p}.",
         )
-        cats = categories(t)
+        cats = categories(t, m)
         for c in cats:
             cc = m.col(c)
             self.add(
@@ -206,8 +248,9 @@ class TemplateDrafter:
                 f"ORDER BY {snake(t.name)}_count DESC, {cc}",
                 "schema:breakdown",
                 t,
+                also=f"Show each {c.label} and the number of {p} with it.",
             )
-            values = m.values(c, 1)
+            values = m.values(c, 1) if said_by_value(c) else []
             if values:
                 v = values[0]
                 self.add(
@@ -217,10 +260,10 @@ class TemplateDrafter:
                     t,
                 )
         keys = key_columns(t)
-        name = t.name_column
         for meas in measures(t):
             mc = m.col(meas)
-            shown = [*keys, *([name] if name and name not in keys else []), meas]
+            # the rows named, nothing more: what people read off a top-10 are the names
+            shown = naming(t) or [meas]
             order_keys = ", ".join(m.col(k) for k in keys)
             self.add(
                 f"Which {TOP_N} {p} have the highest {meas.label}?",
@@ -283,17 +326,6 @@ class TemplateDrafter:
                     "schema:date-range",
                     t,
                 )
-        if name is not None:
-            values = m.values(name, 1)
-            if values:
-                v = values[0]
-                cols = shown_columns(t)
-                self.add(
-                    f"Show the {t.names.singular} with {name.label} {say(v, name)}.",
-                    f"SELECT {', '.join(m.col(c) for c in cols)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
-                    "schema:lookup",
-                    t,
-                )
         for f in [c for c in t.columns if c.is_flag and c.readable][:2]:
             self.add(
                 f"How many {p} are {flag_words(f)}?",
@@ -319,9 +351,10 @@ class TemplateDrafter:
             role = j.role or "parent"
         pkeys = key_columns(p)
         pname = p.name_column
-        group = [*pkeys, *([pname] if pname and pname not in pkeys else [])]
+        group = [*pkeys, *(c for c in named_columns(p) if c not in pkeys)]
         gsql = ", ".join(m.col(k, pa) for k in group)
         alias = f"{snake(c.name)}_count"
+        shown = ", ".join(m.col(k, pa) for k in named_columns(p))
         if c is p:
             top = (
                 f"Which {TOP_N} {p.names.plural} have the most {c.names.plural} referring to them as {role}?"
@@ -332,8 +365,8 @@ class TemplateDrafter:
             top = f"Which {TOP_N} {p.names.plural} have the most {c.names.plural}?"
         self.add(
             top,
-            f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
-            f"ORDER BY {alias} DESC, {', '.join(m.col(k, pa) for k in pkeys)} LIMIT {TOP_N}",
+            f"SELECT {shown} FROM {src} GROUP BY {gsql} "
+            f"ORDER BY COUNT(*) DESC, {', '.join(m.col(k, pa) for k in pkeys)} LIMIT {TOP_N}",
             "schema:join-top",
             c,
             p,
@@ -359,7 +392,7 @@ class TemplateDrafter:
             )
         if role or pa:
             return
-        pcats = categories(p)
+        pcats = categories(p, m)
         for cat in pcats[:1]:
             label = qualified_label(p, cat)
             cc = m.col(cat)
@@ -408,7 +441,7 @@ class TemplateDrafter:
             f"JOIN {m.table_sql(g)} ON {m.join_on(j2)}"
         )
         alias = f"{snake(c.name)}_count"
-        for cat in categories(g)[:1]:
+        for cat in categories(g, m)[:1]:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {qualified_label(g, cat)}?",
@@ -443,15 +476,15 @@ class TemplateDrafter:
         src = f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)}"
         keys = key_columns(a)
         name = a.name_column
-        group = [*keys, *([name] if name and name not in keys else [])]
+        group = [*keys, *(c for c in named_columns(a) if c not in keys)]
         gsql = ", ".join(m.col(k) for k in group)
         alias = f"{snake(b.name)}_count"
         self.add(
             f"Which {TOP_N} {a.names.plural} belong to the most {b.names.plural}?"
             if reverse
             else f"Which {TOP_N} {a.names.plural} have the most {b.names.plural}?",
-            f"SELECT {gsql}, COUNT(*) AS {alias} FROM {src} GROUP BY {gsql} "
-            f"ORDER BY {alias} DESC, {', '.join(m.col(k) for k in keys)} LIMIT {TOP_N}",
+            f"SELECT {', '.join(m.col(k) for k in named_columns(a))} FROM {src} GROUP BY {gsql} "
+            f"ORDER BY COUNT(*) DESC, {', '.join(m.col(k) for k in keys)} LIMIT {TOP_N}",
             "schema:link-top",
             link,
             a,
