@@ -1,0 +1,72 @@
+"""Write what a SQL query asks, in words, from its sqlglot tree.
+
+"Count of accounts with a loan in the district with district name 'Hl.m. Praha'" comes from
+``SELECT COUNT(*) FROM account JOIN loan ... JOIN district ... WHERE district."A2" = 'Hl.m. Praha'``:
+the projection gives the head (count, total, average, the columns listed), ``GROUP BY`` gives "for
+each ...", joins to child tables give "with a loan", conditions give "with status 'A'" (on the main
+table) or "in the district with ..." (on a joined table), and ``ORDER BY ... LIMIT`` gives "the 10 ...
+with the highest ...". Values are kept concrete so that ``parameterize`` can align them.
+
+The same scope resolution fills the placeholders of workload digests with values from the profile.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ctxtool.draft.describe.conditions import Conditions
+from ctxtool.draft.describe.fill import instantiate
+from ctxtool.draft.describe.scope import Scope
+from ctxtool.draft.describe.select import Select
+from ctxtool.draft.model import Model
+from ctxtool.draft.workload import parse
+
+__all__ = ["Describer", "Scope", "instantiate"]
+
+
+class Describer(Conditions, Select):
+    def __init__(self, model: Model) -> None:
+        self.m = model
+        self._plain = False  # labels without their table's name (inside "for accounts with ...")
+
+    def __call__(self, sql: str) -> str:
+        return self.describe(sql)
+
+    def describe(self, sql: str) -> str:
+        tree = parse(sql, self.m.dialect)
+        if tree is None:
+            return "Results of a query"
+        if isinstance(tree, exp.SetOperation):
+            return self.describe_set(tree)
+        if not isinstance(tree, exp.Select):
+            return "Results of a query"
+        return self.describe_select(tree)
+
+    def describe_set(self, tree: exp.Expression) -> str:
+        """UNION / INTERSECT / EXCEPT as a person says them: what both sides share said once, then
+        "both A and B", "A or B", "A but not B" ("Title of courses with department name both
+        'Statistics' and 'Psychology'")."""
+        if isinstance(tree, exp.Subquery):
+            tree = tree.this
+        if isinstance(tree, exp.Select):
+            return self.describe_select(tree)
+        if not isinstance(tree, exp.SetOperation):
+            return "Results of a query"
+        left = self.describe_set(tree.left).split()
+        right = self.describe_set(tree.right).split()
+        k = 0
+        while k < min(len(left), len(right)) and left[k].lower() == right[k].lower():
+            k += 1
+        shared, lrest, rrest = " ".join(left[:k]), " ".join(left[k:]), " ".join(right[k:])
+        rrest = rrest[:1].lower() + rrest[1:] if not k else rrest
+        if isinstance(tree, exp.Intersect):
+            if not lrest:
+                return f"{shared} {rrest}".strip()
+            return f"{shared} both {lrest} and {rrest}".strip()
+        if isinstance(tree, exp.Except):
+            if not lrest:
+                return f"{shared} except those {rrest}".strip()
+            return f"{shared} {lrest} but not {rrest}".strip()
+        if not lrest or not rrest:
+            return " ".join(left)
+        return f"{shared} {lrest} or {rrest}".strip()

@@ -1,0 +1,225 @@
+"""Conditions, aggregates and subqueries in words: "with capacity above 300", "the average age of
+singers", "without any schedules", "with age above the average age of singers"."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column
+from ctxtool.draft.describe.words import _article, _expr_label
+from ctxtool.draft.model import Column, Table
+from ctxtool.draft.templates import qualified_label
+
+
+class Conditions:
+    """The describer's clause words (mixed into :class:`ctxtool.draft.describe.Describer`)."""
+
+    m: object
+    _plain: bool
+
+    def subquery_words(self, sub: exp.Expression) -> tuple[Table | None, str, str]:
+        """(its main table, its aggregate or head in words, its conditions in words) of a subquery."""
+        while isinstance(sub, (exp.Subquery, exp.Paren)):
+            sub = sub.this
+        if not isinstance(sub, exp.Select):
+            return None, "", ""
+        scope = Scope(self.m, sub)
+        main = scope.main
+        saved = self._plain
+        self._plain = False
+        try:
+            full = self.describe_select(sub)
+        finally:
+            self._plain = saved
+        conds = ""
+        if main is not None:
+            marker = f" of {main.names.plural}"
+            at = full.find(marker)
+            if at >= 0:
+                conds = full[at + len(marker) :].strip()
+                full = full[: at + len(marker)]
+        return main, full[:1].lower() + full[1:], conds
+
+    def compared_to_subquery(
+        self, scope: Scope, left: exp.Expression, cls: type, sub: exp.Expression
+    ) -> tuple[Table | None, str]:
+        """``age > (SELECT AVG(age) ...)`` -> "with age above the average age of singers";
+        ``age = (SELECT MIN(age) ...)`` -> "with the lowest age"."""
+        col = scope.column(left)
+        label = self.label(scope, col, left)
+        table = col.table if col else None
+        inner = sub.this if isinstance(sub, (exp.Subquery, exp.Paren)) else sub
+        agg = inner.expressions[0] if isinstance(inner, exp.Select) and inner.expressions else None
+        agg = agg.this if isinstance(agg, exp.Alias) else agg
+        _, head, conds = self.subquery_words(sub)
+        if cls is exp.EQ and isinstance(agg, (exp.Max, exp.Min)) and not conds:
+            return table, f"with the {'highest' if isinstance(agg, exp.Max) else 'lowest'} {label}"
+        word = {exp.GT: "above", exp.GTE: "at least", exp.LT: "below", exp.LTE: "at most"}.get(
+            cls, "equal to"
+        )
+        return table, f"with {label} {word} the {head}" + (f" {conds}" if conds else "")
+
+    # -- pieces -------------------------------------------------------------------------------
+
+    def label(self, scope: Scope, col: Column | None, node: exp.Expression | None = None) -> str:
+        if col is None:
+            return _expr_label(node) if node is not None else "value"
+        if scope.main is not None and col.table is not scope.main and not self._plain:
+            return qualified_label(col.table, col)
+        return col.label
+
+    def aggregate(self, scope: Scope, node: exp.Expression) -> str | None:
+        inner = node.this if isinstance(node, exp.Alias) else node
+        main = scope.main
+        subject = main.names.plural if main else "rows"
+        if isinstance(inner, exp.Count):
+            arg = inner.this
+            if isinstance(arg, exp.Distinct):
+                cols = arg.expressions
+                col = scope.column(cols[0]) if cols else None
+                if col is not None and col.in_pk and len(col.table.primary_key) == 1:
+                    return f"Number of {col.table.names.plural}"
+                return f"Number of distinct {self.label(scope, col, cols[0] if cols else None)}"
+            if arg is None or isinstance(arg, exp.Star):
+                return f"Count of {subject}"
+            col = scope.column(arg)
+            if col is not None and col.in_pk:
+                return f"Count of {col.table.names.plural}"
+            return f"Count of {subject} with a {self.label(scope, col, arg)}"
+        words = {exp.Sum: "Total", exp.Avg: "Average", exp.Max: "Highest", exp.Min: "Lowest"}
+        for cls, word in words.items():
+            if isinstance(inner, cls):
+                col = scope.column(inner.this)
+                label = self.label(scope, col, inner.this)
+                if col is not None and col.category == "date":
+                    word = {"Highest": "Latest", "Lowest": "Earliest"}.get(word, word)
+                if word == "Average" and label.lower().startswith("average "):
+                    word = "Overall"
+                owner = col.table.names.plural if col is not None else subject
+                return f"{word} {label} of {owner}"
+        return None
+
+    def condition(self, scope: Scope, node: exp.Expression) -> tuple[Table | None, str]:
+        """(the table a condition is about, its words)."""
+        if isinstance(node, exp.Paren):
+            return self.condition(scope, node.this)
+        if isinstance(node, exp.Or):
+            lt, lw = self.condition(scope, node.left)
+            _, rw = self.condition(scope, node.right)
+            return lt, f"{lw} or {rw}"
+        if isinstance(node, exp.Not):
+            inner = node.this
+            if isinstance(inner, exp.Is):
+                col = scope.column(inner.this)
+                return (col.table if col else None), f"with a known {self.label(scope, col, inner.this)}"
+            if isinstance(inner, exp.Paren):
+                inner = inner.this
+            if isinstance(inner, exp.In) and inner.args.get("query") is not None:
+                col = scope.column(inner.this)
+                sub_main, _, conds = self.subquery_words(inner.args["query"])
+                if sub_main is not None:
+                    return (col.table if col else None), f"without any {sub_main.names.plural}" + (
+                        f" {conds}" if conds else ""
+                    )
+            if isinstance(inner, exp.EQ):
+                t, words = self.condition(scope, exp.NEQ(this=inner.this, expression=inner.expression))
+                return t, words
+            t, words = self.condition(scope, inner)
+            return t, f"not {words}"
+        if isinstance(node, exp.Is):
+            col = scope.column(node.this)
+            label = self.label(scope, col, node.this)
+            if node.args.get("negate"):
+                return (col.table if col else None), f"with a known {label}"
+            return (col.table if col else None), f"without a {label}"
+        if isinstance(node, exp.Between):
+            col = scope.column(node.this)
+            yc = _year_column(scope, node.this)
+            col = col or yc
+            lo, hi = _value_text(node.args["low"], col), _value_text(node.args["high"], col)
+            what = self.label(scope, col, node.this) + (" year" if yc else "")
+            return (col.table if col else None), f"with {what} between {lo} and {hi}"
+        if isinstance(node, exp.In):
+            col = scope.column(node.this)
+            if node.args.get("query") is not None:
+                label = self.label(scope, col, node.this)
+                sub_main, _, conds = self.subquery_words(node.args["query"])
+                if sub_main is not None:
+                    one = sub_main.names.singular
+                    return (col.table if col else None), f"with {_article(one)} {one}" + (
+                        f" {conds}" if conds else ""
+                    )
+                return (col.table if col else None), f"with {_article(label)} {label} found by a subquery"
+            values = [_value_text(e) for e in node.expressions]
+            joined = (
+                ", ".join(values[:-1]) + (" or " if len(values) > 1 else "") + values[-1] if values else ""
+            )
+            return (col.table if col else None), f"with {self.label(scope, col, node.this)} {joined}"
+        if isinstance(node, (exp.Like, exp.ILike)):
+            col = scope.column(node.this)
+            pattern = node.expression
+            text = pattern.this if isinstance(pattern, exp.Literal) else _value_text(pattern)
+            label = self.label(scope, col, node.this)
+            core = text.strip("%")
+            if text.startswith("%") and text.endswith("%"):
+                words = f"whose {label} contains '{core}'"
+            elif text.endswith("%"):
+                words = f"whose {label} starts with '{core}'"
+            elif text.startswith("%"):
+                words = f"whose {label} ends with '{core}'"
+            else:
+                words = f"whose {label} matches '{text}'"
+            return (col.table if col else None), words
+        ops = {
+            exp.EQ: "",
+            exp.NEQ: "other than ",
+            exp.GT: "above ",
+            exp.GTE: "of at least ",
+            exp.LT: "below ",
+            exp.LTE: "of at most ",
+        }
+        for cls, word in ops.items():
+            if isinstance(node, cls):
+                left, right = node.this, node.expression
+                if _is_value(left) and not _is_value(right):
+                    left, right = right, left
+                    word = {
+                        "above ": "below ",
+                        "below ": "above ",
+                        "of at least ": "of at most ",
+                        "of at most ": "of at least ",
+                    }.get(word, word)
+                if isinstance(right, (exp.Subquery, exp.Select)) or (
+                    isinstance(right, exp.Paren) and isinstance(right.this, exp.Select)
+                ):
+                    return self.compared_to_subquery(scope, left, cls, right)
+                yc = _year_column(scope, left)
+                if yc is not None:
+                    label = self.label(scope, yc, left)
+                    if cls is exp.EQ:
+                        return yc.table, f"with {label} in {_value_text(right)}"
+                    return yc.table, f"with {label} year {word}{_value_text(right)}"
+                col = scope.column(left)
+                if col is not None and _is_value(right):
+                    label = self.label(scope, col, left)
+                    if col.is_flag and cls is exp.EQ:
+                        return col.table, (
+                            f"that are {label}"
+                            if _value_text(right) in ("true", "1")
+                            else f"that are not {label}"
+                        )
+                    if col.category == "date" and cls is not exp.EQ:
+                        when = {
+                            "above ": "after ",
+                            "below ": "before ",
+                            "of at least ": "on or after ",
+                            "of at most ": "on or before ",
+                        }.get(word, word)
+                        return col.table, f"with {label} {when}{_value_text(right, col)}"
+                    return col.table, f"with {label} {word}{_value_text(right, col)}"
+                rcol = scope.column(right)
+                if col is not None and rcol is not None:
+                    return None, ""  # a join condition written in WHERE
+        return None, "matching " + node.sql(
+            dialect=self.m.dialect if self.m.dialect != "spanner" else "bigquery"
+        )

@@ -1,0 +1,92 @@
+"""The tables of one SELECT and the literal values of its conditions, as the describer reads them."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ctxtool.draft.model import Column, Model, Table
+
+
+class Scope:
+    """The tables of one SELECT (aliases resolved) and how to find a column's table."""
+
+    def __init__(self, model: Model, select: exp.Select) -> None:
+        self.model = model
+        self.select = select
+        self.aliases: dict[str, Table] = {}
+        self.order: list[Table] = []
+        for t in select.find_all(exp.Table):
+            if t.find_ancestor(exp.Select) is not select:
+                continue
+            table = model.table(t.name, t.db or None)
+            if table is None:
+                continue
+            self.aliases[(t.alias_or_name).lower()] = table
+            self.aliases.setdefault(t.name.lower(), table)
+            if table not in self.order:
+                self.order.append(table)
+
+    @property
+    def main(self) -> Table | None:
+        from_ = self.select.args.get("from") or self.select.args.get("from_")
+        if from_ is not None and isinstance(from_.this, exp.Table):
+            t = self.aliases.get(from_.this.alias_or_name.lower())
+            if t is not None:
+                return t
+        return self.order[0] if self.order else None
+
+    def column(self, node: exp.Expression | None) -> Column | None:
+        """The model column a (possibly wrapped) column expression refers to."""
+        while isinstance(node, (exp.Cast, exp.Paren, exp.Lower, exp.Upper, exp.Trim)):
+            node = node.this
+        if not isinstance(node, exp.Column):
+            return None
+        name = node.name
+        if node.table:
+            t = self.aliases.get(node.table.lower())
+            return t.column(name) if t else None
+        for t in self.order:
+            c = t.column(name)
+            if c is not None:
+                return c
+        return None
+
+
+def _value_text(node: exp.Expression, col: Column | None = None) -> str:
+    """A literal as a question writes it: strings quoted, numbers and dates bare."""
+    while isinstance(node, (exp.Paren,)):
+        node = node.this
+    if (
+        col is not None
+        and col.category in ("date", "number")
+        and isinstance(node, exp.Literal)
+        and node.is_string
+    ):
+        return node.this
+    if isinstance(node, exp.Neg):
+        return "-" + _value_text(node.this)
+    if isinstance(node, (exp.Cast, exp.TsOrDsToDate, exp.StrToDate)) and isinstance(node.this, exp.Literal):
+        return node.this.this
+    if isinstance(node, exp.Literal):
+        return node.this if not node.is_string else f"'{node.this}'"
+    if isinstance(node, exp.Boolean):
+        return "true" if node.this else "false"
+    if isinstance(node, (exp.Placeholder, exp.Parameter)):
+        return "a given value"
+    return node.sql()
+
+
+def _is_value(node: exp.Expression | None) -> bool:
+    while isinstance(node, (exp.Paren, exp.Neg, exp.Cast, exp.TsOrDsToDate, exp.StrToDate)):
+        node = node.this
+    return isinstance(node, (exp.Literal, exp.Boolean, exp.Placeholder, exp.Parameter))
+
+
+def _year_column(scope: Scope, node: exp.Expression) -> Column | None:
+    if isinstance(node, exp.Extract) and node.this.name.lower() == "year":
+        return scope.column(node.expression)
+    if isinstance(node, exp.Year):
+        return scope.column(node.this)
+    if isinstance(node, exp.Anonymous) and node.name.lower() == "year" and node.expressions:
+        return scope.column(node.expressions[0])
+    return None

@@ -1,0 +1,227 @@
+"""One SELECT in words: the head (count, total, average, the columns listed), "for each ...",
+"the 10 ... with the highest ...", then its conditions grouped by the table they are about."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlglot import exp
+
+from ctxtool.dialects import positional_style
+from ctxtool.draft.describe.scope import Scope, _value_text, _year_column
+from ctxtool.draft.describe.words import (
+    _and_list,
+    _article,
+    _conjuncts,
+    _in_order,
+    _join_conditions,
+    _most,
+    _year_label,
+)
+from ctxtool.draft.model import Table
+
+
+class Select:
+    """The describer's SELECT phrasing (mixed into :class:`ctxtool.draft.describe.Describer`)."""
+
+    def describe_select(self, sel: exp.Select) -> str:
+        scope = Scope(self.m, sel)
+        main = scope.main
+        subject = main.names.plural if main else "rows"
+        projections = sel.expressions
+        aggs: list[str] = []
+        plain: list[str] = []
+        for p in projections:
+            a = self.aggregate(scope, p)
+            if a:
+                aggs.append(a)
+            elif isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star)):
+                plain.append("all details")
+            else:
+                inner = p.this if isinstance(p, exp.Alias) else p
+                yc = _year_column(scope, inner)
+                if yc is not None:
+                    plain.append(f"{self.label(scope, yc, inner)} year")
+                    continue
+                col = scope.column(inner)
+                plain.append(self.label(scope, col, p))
+        group = sel.args.get("group")
+        group_labels: list[str] = []
+        if group is not None:
+            for g in group.expressions:
+                yc = _year_column(scope, g)
+                if yc is not None:
+                    group_labels.append(_year_label(self.label(scope, yc, g)))
+                    continue
+                col = scope.column(g)
+                if col is None and isinstance(g, exp.Column):  # GROUP BY an alias
+                    alias = next(
+                        (p for p in projections if isinstance(p, exp.Alias) and p.alias == g.name), None
+                    )
+                    if alias is not None:
+                        yc = _year_column(scope, alias.this)
+                        if yc is not None:
+                            group_labels.append(_year_label(self.label(scope, yc, alias.this)))
+                            continue
+                        col = scope.column(alias.this)
+                if col is not None and col.in_pk and main is not None and col.table is not main:
+                    group_labels.append(col.table.names.singular)
+                elif col is not None and col.in_pk:
+                    continue
+                else:
+                    label = self.label(scope, col, g)
+                    if label not in group_labels:
+                        group_labels.append(label)
+        limit = sel.args.get("limit")
+        n = None
+        if limit is not None:
+            lim = limit.expression if limit.expression is not None else limit.this
+            if isinstance(lim, exp.Literal):
+                n = lim.this
+        order = sel.args.get("order")
+        order_words = ""
+        if order is not None and order.expressions:
+            o = order.expressions[0]
+            desc = bool(o.args.get("desc"))
+            col = scope.column(o.this)
+            if col is None and isinstance(o.this, exp.Column):
+                alias = next(
+                    (p for p in projections if isinstance(p, exp.Alias) and p.alias == o.this.name), None
+                )
+                if alias is not None:
+                    agg = self.aggregate(scope, alias)
+                    if agg:
+                        order_words = ("highest " if desc else "lowest ") + agg[0].lower() + agg[1:]
+                    else:
+                        col = scope.column(alias.this)
+            elif col is None:
+                agg = self.aggregate(scope, o.this)
+                if agg:
+                    order_words = ("highest " if desc else "lowest ") + agg[0].lower() + agg[1:]
+            if col is not None and not order_words:
+                order_words = ("highest " if desc else "lowest ") + self.label(scope, col, o.this)
+
+        # `?` placeholders bind by position: the question must mention values in the SQL's order, so
+        # the top-N (its LIMIT comes last) follows the conditions instead of leading the question
+        positional = positional_style(self.m.dialect) == "qmark"
+        late_top = (
+            positional
+            and n is not None
+            and (sel.args.get("where") is not None or sel.args.get("having") is not None)
+        )
+        tail = ""
+        # the head of the phrase
+        if aggs:
+            owners = {a.rsplit(" of ", 1)[-1] for a in aggs if " of " in a}
+            if len(aggs) > 1 and len(owners) == 1 and all(" of " in a for a in aggs):
+                owner = owners.pop()
+                bare = [a.rsplit(" of ", 1)[0] for a in aggs]
+                head = " and ".join([bare[0], *[b[0].lower() + b[1:] for b in bare[1:]]]) + f" of {owner}"
+            else:
+                head = " and ".join([aggs[0], *[a[0].lower() + a[1:] for a in aggs[1:]]])
+            if group_labels:
+                head += " for each " + " and ".join(group_labels)
+            if n and order_words:
+                if late_top:
+                    tail = f", top {n} by {order_words}"
+                else:
+                    head += f", top {n} by {order_words}"
+        elif n and order_words and not late_top:
+            most = _most(order_words)
+            one = main.names.singular if main else "row"
+            shown = [p for p in plain if p not in order_words or p in group_labels]
+            if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
+                head = f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
+            elif n == "1":
+                head = (_and_list(shown) + f" of the {one}" if shown else f"The {one}") + f" with the {most}"
+            else:
+                head = _and_list(shown) + f" of the {n} {subject}" if shown else f"The {n} {subject}"
+                head += f" with the {most}"
+            head = head[0].upper() + head[1:]
+        else:
+            if sel.args.get("distinct") is not None:
+                head = "Distinct " + " and ".join(plain) + f" of {subject}"
+            else:
+                listed = _and_list(plain) if plain else "details"
+                head = (listed[0].upper() + listed[1:]) + f" of {subject}"
+            if n and order_words:
+                tail = f", top {n} by {order_words}"
+            elif order_words and not n:
+                tail = ", " + _in_order(order_words)
+            elif n and late_top:
+                tail = f", first {n} rows"
+            elif n:
+                head = f"First {n} rows: " + head[0].lower() + head[1:]
+
+        # conditions, grouped by the table they are about
+        where = sel.args.get("where")
+        conds: dict[Any, list[str]] = {}
+        first: dict[Any, int] = {}  # the position of each table's first condition in WHERE
+        if where is not None:
+            for i, c in enumerate(_conjuncts(where.this)):
+                self._plain = True
+                try:
+                    table, words = self.condition(scope, c)
+                finally:
+                    self._plain = False
+                if words:
+                    conds.setdefault(table if table is not None else main, []).append(words)
+                    first.setdefault(table if table is not None else main, i)
+        having = sel.args.get("having")
+        having_words = ""
+        if having is not None:
+            h = having.this
+            if isinstance(h, (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ)):
+                agg = self.aggregate(scope, h.this)
+                if agg:
+                    op = {
+                        exp.GT: "above",
+                        exp.GTE: "at least",
+                        exp.LT: "below",
+                        exp.LTE: "at most",
+                        exp.EQ: "equal to",
+                    }[type(h)]
+                    having_words = f" having {agg[0].lower() + agg[1:]} {op} {_value_text(h.expression)}"
+
+        parts: list[tuple[int, str]] = []  # (position of its first value in WHERE, words)
+        main_words = _join_conditions(conds[main]) if conds.get(main) else ""
+        if main_words:
+            parts.append((first[main], main_words))
+        for table in scope.order:
+            if table is main:
+                continue
+            is_child = main is not None and any(
+                j.child is table and self._reaches(j.parent, main) for j in self.m.joins
+            )
+            words = conds.get(table)
+            groups_on_it = any(table.names.singular in g for g in group_labels)
+            if is_child and not groups_on_it:
+                phrase = f"with {_article(table.names.singular)} {table.names.singular}"
+                parts.append(
+                    (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
+                )
+            elif words:
+                named = table.name_column
+                if named is not None and any(named.label in w for w in words):
+                    parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
+                else:
+                    parts.append((first[table], f"for {table.names.plural} " + _join_conditions(words)))
+        for table, words in conds.items():
+            if table is not main and table not in scope.order:
+                parts.append((first[table], _join_conditions(words)))
+        if positional:
+            parts.sort(key=lambda p: p[0])
+        text = head
+        for k, (_, words) in enumerate(parts):
+            if words:
+                # the main table's conditions after another table's: a comma keeps them on the main table
+                later_main = positional and k > 0 and words == main_words
+                text += (", " if later_main else " ") + words
+        return text + having_words + tail
+
+    def _reaches(self, parent: Table, target: Table, depth: int = 0) -> bool:
+        if parent is target:
+            return True
+        if depth > 3:
+            return False
+        return any(j.child is parent and self._reaches(j.parent, target, depth + 1) for j in self.m.joins)

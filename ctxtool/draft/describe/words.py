@@ -1,0 +1,64 @@
+"""Small word helpers of the describer: lists, articles, orders, conjunctions."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+
+def _expr_label(node: exp.Expression) -> str:
+    """Words for an expression that is not a plain column: its alias, its function, or "a computed value"."""
+    if isinstance(node, exp.Alias):
+        return node.alias.replace("_", " ")
+    if isinstance(node, exp.Window):
+        fn = node.this
+        return (fn.sql_name() if isinstance(fn, exp.Func) else "window value").lower().replace("_", " ")
+    if isinstance(node, exp.Column):
+        return node.name.replace("_", " ")
+    if isinstance(node, exp.Literal):
+        return node.this
+    if isinstance(node, exp.Func) and not isinstance(node, exp.Case):
+        return node.sql_name().lower().replace("_", " ") + " value"
+    return "a computed value"
+
+
+def _most(order_words: str) -> str:
+    """ "highest count of albums" -> "most albums"; other orders as they are."""
+    for word, say in (("highest count of ", "most "), ("lowest count of ", "fewest ")):
+        if order_words.startswith(word):
+            return say + order_words[len(word) :]
+    return order_words
+
+
+def _in_order(order_words: str) -> str:
+    """ "highest price" -> "in descending order of price"; "lowest name" -> "ordered by name"."""
+    if order_words.startswith("highest "):
+        return "in descending order of " + order_words[len("highest ") :]
+    return "ordered by " + order_words.split(" ", 1)[-1]
+
+
+def _and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _year_label(label: str) -> str:
+    return "year" if label.lower() == "date" else f"{label} year"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _join_conditions(words: list[str]) -> str:
+    """ "with a", "with b" -> "with a and b"."""
+    out = [words[0]]
+    for w in words[1:]:
+        out.append(w[5:] if w.startswith("with ") and out[0].startswith("with ") else w)
+    return " and ".join(out)
+
+
+def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
+    if isinstance(node, exp.And):
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    if isinstance(node, exp.Paren) and isinstance(node.this, exp.And):
+        return _conjuncts(node.this)
+    return [node]
