@@ -129,7 +129,10 @@ def test_digests_get_values_from_the_profile(pg_model):
     assert instantiate("SELECT COUNT(*) FROM loan WHERE $1 = $2", model) is None
     wl = group_statements([("SELECT COUNT(*) FROM card WHERE type = $1", 12)], "postgres")
     [d] = draft_from_workload(model, wl)
-    assert d.frequency == 12 and "$1" not in d.sql and d.text.startswith("Count of cards with type '")
+    assert (
+        d.frequency == 12 and "$1" not in d.sql and d.item["intent"].startswith("Count of cards with type '")
+    )
+    assert d.text.startswith("How many cards with type '") and d.text.endswith("?")
 
 
 @pytest.mark.postgres
@@ -289,7 +292,8 @@ def test_performance_schema_digests_on_mariadb(mariadb_samples_dsn):
     drafts = draft_from_workload(model, wl)
     assert len(drafts) >= 2 and all(d.status != "dropped" for d in drafts)
     assert all("?" not in d.sql for d in drafts)
-    assert drafts[0].text.startswith("Count of loans with status '")
+    assert drafts[0].item["intent"].startswith("Count of loans with status '")
+    assert drafts[0].text.startswith("How many loans with status '")
     assert "in the district with district name '" in drafts[1].text
     with connect(mariadb_samples_dsn) as conn:
         execute_drafts(drafts, conn)  # a value that finds nothing is swapped for another one

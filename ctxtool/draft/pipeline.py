@@ -129,10 +129,11 @@ def workload_statements(source: str, connector: Any) -> list[tuple[str, int]]:
 
 
 def draft_from_workload(model: Model, workload: Workload) -> list[Draft]:
-    """One template per distinct workload query, most frequent first, described in words."""
+    """One template per distinct workload query, most frequent first, described in words: its
+    question (``nl_query``) and a phrase (``intent``), two wordings the matcher compares."""
     from ctxtool.draft.describe import Describer, instantiate
 
-    describe = Describer(model)
+    describer = Describer(model)
     out: list[Draft] = []
     for q in workload.queries:
         examples = q.ranked_examples
@@ -140,17 +141,29 @@ def draft_from_workload(model: Model, workload: Workload) -> list[Draft]:
             filled = (instantiate(e, model, k) for e in examples[:3] for k in range(8))
             examples = list(dict.fromkeys(s for s in filled if s))
             if not examples:
-                d = template(describe(q.ranked_examples[0]), q.ranked_examples[0], "workload", q.tables)
+                d = template(describer(q.ranked_examples[0]), q.ranked_examples[0], "workload", q.tables)
                 d.fingerprint, d.frequency = q.fingerprint, q.count
                 d.drop("no values to fill the placeholders of this digest")
                 out.append(d)
                 continue
-        d = template(describe(examples[0]), examples[0], "workload", q.tables)
+        d = template("", examples[0], "workload", q.tables)
+        d.item["nl_query"], d.item["intent"] = describer.wordings(examples[0])
         d.fingerprint, d.frequency = q.fingerprint, q.count
         d.alternatives = examples[1:20]
-        d.redescribe = describe
+        d.redescribe = _redescriber(d, describer)
         out.append(d)
     return out
+
+
+def _redescriber(d: Draft, describer: Any) -> Callable[[str], str]:
+    """The question for another example of ``d``'s query, its phrase updated along."""
+
+    def redescribe(sql: str) -> str:
+        question, phrase = describer.wordings(sql)
+        d.item["intent"] = phrase
+        return question
+
+    return redescribe
 
 
 def coverage_of(templates: Sequence[dict[str, Any]], workload: Workload, dialect: str) -> Coverage:

@@ -28,9 +28,26 @@ class Describer(Conditions, Select):
     def __init__(self, model: Model) -> None:
         self.m = model
         self._plain = False  # labels without their table's name (inside "for accounts with ...")
+        self._question = False  # heads as questions ("How many cinemas ...?") instead of phrases
+        self._in_set = False  # describing one side of UNION / INTERSECT / EXCEPT
 
     def __call__(self, sql: str) -> str:
         return self.describe(sql)
+
+    def question(self, sql: str) -> str:
+        """The question a person asks for ``sql``: "How many cinemas are there?", "What are the names
+        of cinemas with capacity above 300?", "Which location has the most cinemas?"."""
+        self._question = True
+        try:
+            text = self.describe(sql)
+        finally:
+            self._question = False
+        text = text.rstrip(" .?")
+        return text[:1].upper() + text[1:] + "?"
+
+    def wordings(self, sql: str) -> tuple[str, str]:
+        """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
+        return self.question(sql), self.describe(sql)
 
     def describe(self, sql: str) -> str:
         tree = parse(sql, self.m.dialect)
@@ -52,8 +69,12 @@ class Describer(Conditions, Select):
             return self.describe_select(tree)
         if not isinstance(tree, exp.SetOperation):
             return "Results of a query"
-        left = self.describe_set(tree.left).split()
-        right = self.describe_set(tree.right).split()
+        saved, self._in_set = self._in_set, True
+        try:
+            left = self.describe_set(tree.left).split()
+            right = self.describe_set(tree.right).split()
+        finally:
+            self._in_set = saved
         k = 0
         while k < min(len(left), len(right)) and left[k].lower() == right[k].lower():
             k += 1

@@ -16,6 +16,8 @@ class Conditions:
 
     m: object
     _plain: bool
+    _question: bool
+    _in_set: bool
 
     def subquery_words(self, sub: exp.Expression) -> tuple[Table | None, str, str]:
         """(its main table, its aggregate or head in words, its conditions in words) of a subquery."""
@@ -25,12 +27,12 @@ class Conditions:
             return None, "", ""
         scope = Scope(self.m, sub)
         main = scope.main
-        saved = self._plain
-        self._plain = False
+        saved = self._plain, self._question, self._in_set
+        self._plain = self._question = self._in_set = False
         try:
             full = self.describe_select(sub)
         finally:
-            self._plain = saved
+            self._plain, self._question, self._in_set = saved
         conds = ""
         if main is not None:
             marker = f" of {main.names.plural}"
@@ -79,7 +81,9 @@ class Conditions:
                 col = scope.column(cols[0]) if cols else None
                 if col is not None and col.in_pk and len(col.table.primary_key) == 1:
                     return f"Number of {col.table.names.plural}"
-                return f"Number of distinct {self.label(scope, col, cols[0] if cols else None)}"
+                label = self.label(scope, col, cols[0] if cols else None)
+                owner = f" of {col.table.names.plural}" if col is not None else ""
+                return f"Number of distinct {label}{owner}"
             if arg is None or isinstance(arg, exp.Star):
                 return f"Count of {subject}"
             col = scope.column(arg)

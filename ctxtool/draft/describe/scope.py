@@ -15,6 +15,7 @@ class Scope:
         self.select = select
         self.aliases: dict[str, Table] = {}
         self.order: list[Table] = []
+        self.subject: Table | None = None  # the table whose rows are counted or measured, when not FROM's
         for t in select.find_all(exp.Table):
             if t.find_ancestor(exp.Select) is not select:
                 continue
@@ -28,12 +29,27 @@ class Scope:
 
     @property
     def main(self) -> Table | None:
+        if self.subject is not None:
+            return self.subject
         from_ = self.select.args.get("from") or self.select.args.get("from_")
         if from_ is not None and isinstance(from_.this, exp.Table):
             t = self.aliases.get(from_.this.alias_or_name.lower())
             if t is not None:
                 return t
         return self.order[0] if self.order else None
+
+    def bottom(self) -> Table | None:
+        """The one table of the join that references another of its tables and is referenced by none:
+        the rows ``COUNT(*)`` counts when parents are joined to it (tracks joined to their genre)."""
+        if len(self.order) < 2:
+            return None
+        joins = [j for j in self.model.joins if j.child in self.order and j.parent in self.order]
+        found = [
+            t
+            for t in self.order
+            if any(j.child is t for j in joins) and not any(j.parent is t and j.child is not t for j in joins)
+        ]
+        return found[0] if len(found) == 1 else None
 
     def column(self, node: exp.Expression | None) -> Column | None:
         """The model column a (possibly wrapped) column expression refers to."""

@@ -16,9 +16,65 @@ from ctxtool.draft.describe.words import (
     _in_order,
     _join_conditions,
     _most,
+    _shared_owner,
     _year_label,
+    plural_words,
 )
 from ctxtool.draft.model import Table
+from ctxtool.draft.phrasing import verb
+
+HOW_MANY = {
+    exp.GT: "more than",
+    exp.GTE: "at least",
+    exp.LT: "fewer than",
+    exp.LTE: "at most",
+    exp.EQ: "exactly",
+}
+
+
+def measured(scope: Scope, sel: exp.Select) -> Table | None:
+    """The table whose rows a SELECT of aggregates only (no GROUP BY) counts or measures, when the
+    FROM table is not it: ``SELECT COUNT(*) FROM genre JOIN track ...`` counts tracks,
+    ``SELECT AVG(track.price) FROM genre JOIN track ...`` averages tracks' prices."""
+    if sel.args.get("group") is not None or len(scope.order) < 2:
+        return None
+    tables = set()
+    for p in sel.expressions:
+        inner = p.this if isinstance(p, exp.Alias) else p
+        if not isinstance(inner, exp.AggFunc):
+            return None
+        arg = inner.this
+        if isinstance(arg, exp.Distinct):
+            arg = arg.expressions[0] if arg.expressions else None
+        if arg is None or isinstance(arg, exp.Star):
+            bottom = scope.bottom()
+            if bottom is None:
+                return None
+            tables.add(bottom.name)
+            found = bottom
+        else:
+            col = scope.column(arg)
+            if col is None:
+                return None
+            tables.add(col.table.name)
+            found = col.table
+    return found if len(tables) == 1 else None
+
+
+def _picks_rows(scope: Scope, node: exp.Expression) -> bool:
+    """``name = 'a'``, ``name IN ('a', 'b')``, ``name = 'a' OR name = 'b'`` on a column whose every row
+    has its own value: the condition names the rows ("in the genre with name 'Rock'"), where a shared
+    value describes many ("for accounts with frequency 'monthly'")."""
+    while isinstance(node, exp.Paren):
+        node = node.this
+    if isinstance(node, exp.Or):
+        return _picks_rows(scope, node.left) and _picks_rows(scope, node.right)
+    if isinstance(node, exp.In) and node.args.get("query") is not None:
+        return False
+    if not isinstance(node, (exp.EQ, exp.In)):
+        return False
+    col = scope.column(node.this) or scope.column(node.args.get("expression"))
+    return col is not None and not col.repeats
 
 
 class Select:
@@ -26,25 +82,32 @@ class Select:
 
     def describe_select(self, sel: exp.Select) -> str:
         scope = Scope(self.m, sel)
+        scope.subject = measured(scope, sel)
         main = scope.main
         subject = main.names.plural if main else "rows"
         projections = sel.expressions
         aggs: list[str] = []
         plain: list[str] = []
+        many: list[str] = []  # the plain projections' labels for many rows ("names", "unit prices")
+        plain_cols: dict[int, Any] = {}  # position in ``plain`` -> its column
         for p in projections:
             a = self.aggregate(scope, p)
             if a:
                 aggs.append(a)
             elif isinstance(p, exp.Star) or (isinstance(p, exp.Column) and isinstance(p.this, exp.Star)):
                 plain.append("all details")
+                many.append("all details")
             else:
                 inner = p.this if isinstance(p, exp.Alias) else p
                 yc = _year_column(scope, inner)
                 if yc is not None:
                     plain.append(f"{self.label(scope, yc, inner)} year")
+                    many.append(f"{self.label(scope, yc, inner)} years")
                     continue
                 col = scope.column(inner)
                 plain.append(self.label(scope, col, p))
+                many.append(plural_words(plain[-1]) if col is not None else plain[-1])
+                plain_cols[len(plain) - 1] = col
         group = sel.args.get("group")
         group_labels: list[str] = []
         if group is not None:
@@ -64,8 +127,16 @@ class Select:
                             group_labels.append(_year_label(self.label(scope, yc, alias.this)))
                             continue
                         col = scope.column(alias.this)
-                if col is not None and col.in_pk and main is not None and col.table is not main:
+                if (
+                    col is not None
+                    and main is not None
+                    and col.table is not main
+                    and (col.in_pk or col is col.table.name_column)
+                ):
                     group_labels.append(col.table.names.singular)
+                    for k, c in plain_cols.items():  # "the artist with the most albums"
+                        if c is col:
+                            plain[k] = many[k] = col.table.names.singular
                 elif col is not None and col.in_pk:
                     continue
                 else:
@@ -153,10 +224,14 @@ class Select:
             elif n:
                 head = f"First {n} rows: " + head[0].lower() + head[1:]
 
+        if self._question:
+            head, tail = self._question_head(sel, main, aggs, plain, many, group_labels, n, order_words, tail)
+
         # conditions, grouped by the table they are about
         where = sel.args.get("where")
         conds: dict[Any, list[str]] = {}
         first: dict[Any, int] = {}  # the position of each table's first condition in WHERE
+        picks: dict[Any, bool] = {}  # every condition on the table is an equality to given values
         if where is not None:
             for i, c in enumerate(_conjuncts(where.this)):
                 self._plain = True
@@ -165,8 +240,10 @@ class Select:
                 finally:
                     self._plain = False
                 if words:
-                    conds.setdefault(table if table is not None else main, []).append(words)
-                    first.setdefault(table if table is not None else main, i)
+                    key = table if table is not None else main
+                    conds.setdefault(key, []).append(words)
+                    first.setdefault(key, i)
+                    picks[key] = picks.get(key, True) and _picks_rows(scope, c)
         having = sel.args.get("having")
         having_words = ""
         if having is not None:
@@ -182,6 +259,11 @@ class Select:
                         exp.EQ: "equal to",
                     }[type(h)]
                     having_words = f" having {agg[0].lower() + agg[1:]} {op} {_value_text(h.expression)}"
+                    if self._question and agg.startswith("Count of "):
+                        op = HOW_MANY[type(h)]
+                        having_words = (
+                            f" that have {op} {_value_text(h.expression)} {agg[len('Count of ') :]}"
+                        )
 
         parts: list[tuple[int, str]] = []  # (position of its first value in WHERE, words)
         main_words = _join_conditions(conds[main]) if conds.get(main) else ""
@@ -200,6 +282,8 @@ class Select:
                 parts.append(
                     (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
                 )
+            elif words and main is not None and picks.get(table) and self._reaches(main, table):
+                parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
             elif words:
                 named = table.name_column
                 if named is not None and any(named.label in w for w in words):
@@ -218,6 +302,66 @@ class Select:
                 later_main = positional and k > 0 and words == main_words
                 text += (", " if later_main else " ") + words
         return text + having_words + tail
+
+    def _question_head(
+        self,
+        sel: exp.Select,
+        main: Table | None,
+        aggs: list[str],
+        plain: list[str],
+        many: list[str],
+        group_labels: list[str],
+        n: str | None,
+        order_words: str,
+        tail: str,
+    ) -> tuple[str, str]:
+        """The head of the question a person asks for this SELECT ("How many cinemas", "What are the
+        names and locations of cinemas", "Which location has the most cinemas"), and its tail."""
+        subject = main.names.plural if main else "rows"
+        one = main.names.singular if main else "row"
+        each = " for each " + " and ".join(group_labels) if group_labels else ""
+        if aggs:
+            counts = [a for a in aggs if a.startswith(("Count of ", "Number of "))]
+            if len(aggs) == 1 and counts:
+                what = aggs[0].split(" of ", 1)[1]
+                if what.startswith("distinct "):
+                    what = "different " + what[len("distinct ") :]
+                    what = plural_words(what)
+                if " with a " in what and what.startswith(subject + " with a "):
+                    head = f"How many {subject} have a {what.split(' with a ', 1)[1]}"
+                else:
+                    head = f"How many {what}"
+                if each:
+                    head += " are there" + each
+                elif not sel.args.get("where") and not sel.args.get("having") and " " not in what:
+                    head += " are there"
+            else:
+                listed = _and_list([a[0].lower() + a[1:] for a in _shared_owner(aggs)])
+                head = f"What {'are' if len(aggs) > 1 else 'is'} the {listed}{each}"
+            if n and order_words:
+                head += f", top {n} by {order_words}"
+                tail = ""
+            return head, tail
+        if n and order_words:
+            most = _most(order_words)
+            shown = [p for p in plain if p not in order_words or p in group_labels]
+            shown_many = [m for p, m in zip(plain, many, strict=True) if p in shown]
+            if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
+                return f"Which {_and_list(shown)} has the {most}", ""
+            if n == "1":
+                if not shown:
+                    return f"Which {one} has the {most}", ""
+                return f"What {verb(shown[-1])} the {_and_list(shown)} of the {one} with the {most}", ""
+            if not shown:
+                return f"Which {n} {subject} have the {most}", ""
+            return f"What are the {_and_list(shown_many)} of the {n} {subject} with the {most}", ""
+        every = "" if sel.args.get("where") or sel.args.get("having") or self._in_set else "all "
+        if plain == ["all details"]:
+            return f"What are all the details of {every}{subject}", tail
+        listed = _and_list(many) if many else "details"
+        if sel.args.get("distinct") is not None:
+            return f"What are the different {listed} of {subject}", tail
+        return f"What are the {listed} of {every}{subject}", tail
 
     def _reaches(self, parent: Table, target: Table, depth: int = 0) -> bool:
         if parent is target:
