@@ -18,6 +18,7 @@ from ctxtool.draft.describe.conditions import Conditions
 from ctxtool.draft.describe.fill import instantiate
 from ctxtool.draft.describe.scope import Scope
 from ctxtool.draft.describe.select import Select
+from ctxtool.draft.describe.words import _conjuncts, _join_conditions
 from ctxtool.draft.model import Model
 from ctxtool.draft.workload import parse
 
@@ -30,6 +31,7 @@ class Describer(Conditions, Select):
         self._plain = False  # labels without their table's name (inside "for accounts with ...")
         self._question = False  # heads as questions ("How many cinemas ...?") instead of phrases
         self._in_set = False  # describing one side of UNION / INTERSECT / EXCEPT
+        self._having_said = False  # the question's head already says its HAVING
 
     def __call__(self, sql: str) -> str:
         return self.describe(sql)
@@ -59,6 +61,32 @@ class Describer(Conditions, Select):
             return "Results of a query"
         return self.describe_select(tree)
 
+    def except_related(self, left: exp.Expression, right: exp.Expression) -> str | None:
+        """``SELECT name FROM artist EXCEPT SELECT artist.name FROM artist JOIN album ...``: the same
+        columns, less those of rows joined to another table -> "that have no album (with ...)"."""
+        if not isinstance(left, exp.Select) or not isinstance(right, exp.Select):
+            return None
+        ls, rs = Scope(self.m, left), Scope(self.m, right)
+        lcols = [ls.column(p.this if isinstance(p, exp.Alias) else p) for p in left.expressions]
+        rcols = [rs.column(p.this if isinstance(p, exp.Alias) else p) for p in right.expressions]
+        if not lcols or None in lcols or lcols != rcols or right.args.get("group") is not None:
+            return None
+        extra = [t for t in rs.order if t not in ls.order]
+        if not extra or left.args.get("group") is not None:
+            return None
+        words = []
+        where = right.args.get("where")
+        self._plain = True
+        try:
+            for c in _conjuncts(where.this) if where is not None else []:
+                _, w = self.condition(rs, c)
+                if w:
+                    words.append(w)
+        finally:
+            self._plain = False
+        one = extra[0].names.singular
+        return f"that have no {one}" + (" " + _join_conditions(words) if words else "")
+
     def describe_set(self, tree: exp.Expression) -> str:
         """UNION / INTERSECT / EXCEPT as a person says them: what both sides share said once, then
         "both A and B", "A or B", "A but not B" ("Title of courses with department name both
@@ -69,6 +97,10 @@ class Describer(Conditions, Select):
             return self.describe_select(tree)
         if not isinstance(tree, exp.SetOperation):
             return "Results of a query"
+        if isinstance(tree, exp.Except):
+            related = self.except_related(tree.left, tree.right)
+            if related:
+                return f"{self.describe_set(tree.left)} {related}"
         saved, self._in_set = self._in_set, True
         try:
             left = self.describe_set(tree.left).split()

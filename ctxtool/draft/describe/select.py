@@ -8,7 +8,7 @@ from typing import Any
 from sqlglot import exp
 
 from ctxtool.dialects import positional_style
-from ctxtool.draft.describe.scope import Scope, _value_text, _year_column
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column
 from ctxtool.draft.describe.words import (
     _and_list,
     _article,
@@ -59,6 +59,18 @@ def measured(scope: Scope, sel: exp.Select) -> Table | None:
             tables.add(col.table.name)
             found = col.table
     return found if len(tables) == 1 else None
+
+
+def _count_at_least(sel: exp.Select) -> tuple[str, str] | None:
+    """``HAVING COUNT(*) >= 2`` -> ("at least", "2"); None for any other HAVING."""
+    having = sel.args.get("having")
+    h = having.this if having is not None else None
+    if type(h) not in HOW_MANY or not isinstance(h.this, exp.Count) or not _is_value(h.expression):
+        return None
+    arg = h.this.this
+    if arg is not None and not isinstance(arg, exp.Star):
+        return None
+    return HOW_MANY[type(h)], _value_text(h.expression)
 
 
 def _picks_rows(scope: Scope, node: exp.Expression) -> bool:
@@ -224,8 +236,11 @@ class Select:
             elif n:
                 head = f"First {n} rows: " + head[0].lower() + head[1:]
 
+        self._having_said = False
         if self._question:
-            head, tail = self._question_head(sel, main, aggs, plain, many, group_labels, n, order_words, tail)
+            head, tail = self._question_head(
+                sel, main, aggs, plain, many, group_labels, n, order_words, tail, late_top
+            )
 
         # conditions, grouped by the table they are about
         where = sel.args.get("where")
@@ -259,7 +274,9 @@ class Select:
                         exp.EQ: "equal to",
                     }[type(h)]
                     having_words = f" having {agg[0].lower() + agg[1:]} {op} {_value_text(h.expression)}"
-                    if self._question and agg.startswith("Count of "):
+                    if self._having_said:
+                        having_words = ""
+                    elif self._question and agg.startswith("Count of "):
                         op = HOW_MANY[type(h)]
                         having_words = (
                             f" that have {op} {_value_text(h.expression)} {agg[len('Count of ') :]}"
@@ -314,6 +331,7 @@ class Select:
         n: str | None,
         order_words: str,
         tail: str,
+        late_top: bool = False,
     ) -> tuple[str, str]:
         """The head of the question a person asks for this SELECT ("How many cinemas", "What are the
         names and locations of cinemas", "Which location has the most cinemas"), and its tail."""
@@ -333,16 +351,21 @@ class Select:
                     head = f"How many {what}"
                 if each:
                     head += " are there" + each
-                elif not sel.args.get("where") and not sel.args.get("having") and " " not in what:
+                elif not sel.args.get("where") and not sel.args.get("having") and " have a " not in head:
                     head += " are there"
             else:
                 listed = _and_list([a[0].lower() + a[1:] for a in _shared_owner(aggs)])
                 head = f"What {'are' if len(aggs) > 1 else 'is'} the {listed}{each}"
-            if n and order_words:
+            if n and order_words and not late_top:
                 head += f", top {n} by {order_words}"
                 tail = ""
             return head, tail
-        if n and order_words:
+        having = _count_at_least(sel)
+        if having is not None and group_labels and plain and all(p in group_labels for p in plain):
+            op, value = having  # GROUP BY g HAVING COUNT(*) >= 2: "Which locations have at least 2 cinemas"
+            self._having_said = True
+            return f"Which {_and_list(many)} have {op} {value} {subject}", tail
+        if n and order_words and not late_top:
             most = _most(order_words)
             shown = [p for p in plain if p not in order_words or p in group_labels]
             shown_many = [m for p, m in zip(plain, many, strict=True) if p in shown]

@@ -89,5 +89,8 @@ def _shared_owner(aggs: list[str]) -> list[str]:
     owners = {a.rsplit(" of ", 1)[-1] for a in aggs if " of " in a}
     if len(aggs) > 1 and len(owners) == 1 and all(" of " in a for a in aggs):
         bare = [a.rsplit(" of ", 1)[0] for a in aggs]
+        labels = {b.split(" ", 1)[-1] for b in bare}
+        if len(labels) == 1 and all(" " in b for b in bare):  # "average, lowest and highest capacity"
+            return [*(b.split(" ", 1)[0] for b in bare[:-1]), aggs[-1]]
         return [*bare[:-1], aggs[-1]]
     return aggs

@@ -1,0 +1,108 @@
+"""The workload describer's questions: a query read as a person asks it (how many, what are, which
+... has the most, the different ..., both ... and ..., that have no ...), on the financial sample
+(real PostgreSQL)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool.connectors import connect
+from ctxtool.draft.describe import Describer
+from ctxtool.draft.model import Model
+from ctxtool.snapshot import build
+
+FINANCIAL = ["district", "account", "client", "disp", "loan", "card", "trans"]
+
+
+@pytest.fixture(scope="module")
+def describer(pg_samples_dsn):
+    with connect(pg_samples_dsn) as conn:
+        snap = build(conn, profile=True)
+    return Describer(Model(snap, tables=FINANCIAL))
+
+
+@pytest.mark.postgres
+def test_counts_are_asked_how_many(describer):
+    q = describer.question
+    assert q("SELECT COUNT(*) FROM loan") == "How many loans are there?"
+    assert (
+        q("SELECT status, COUNT(*) FROM loan GROUP BY status") == "How many loans are there for each status?"
+    )
+    assert q("SELECT COUNT(*) FROM loan WHERE status = 'A'") == "How many loans with status 'A'?"
+    # COUNT(DISTINCT x) counts different values, and says whose
+    assert q("SELECT COUNT(DISTINCT frequency) FROM account") == (
+        "How many different statement frequencies of accounts are there?"
+    )
+
+
+@pytest.mark.postgres
+def test_a_count_over_a_join_counts_the_rows_of_the_table_joined_to_its_parents(describer):
+    """``COUNT(*) FROM district JOIN account`` counts accounts, however the FROM is written; a
+    condition that names one parent row reads "in the district ...", one shared by many "for ..."."""
+    sql = (
+        "SELECT COUNT(*) FROM district AS d JOIN account AS a ON a.district_id = d.district_id "
+        "WHERE d.\"A2\" = 'Kolin'"
+    )
+    assert describer.question(sql) == "How many accounts in the district with district name 'Kolin'?"
+    assert describer(sql) == "Count of accounts in the district with district name 'Kolin'"
+    sql = (
+        "SELECT AVG(l.amount) FROM account AS a JOIN loan AS l ON l.account_id = a.account_id "
+        "WHERE a.frequency = 'POPLATEK TYDNE'"
+    )
+    assert describer.question(sql) == (
+        "What is the average amount of loans for accounts with statement frequency 'POPLATEK TYDNE'?"
+    )
+
+
+@pytest.mark.postgres
+def test_lists_name_their_columns_for_many_rows(describer):
+    q = describer.question
+    assert (
+        q("SELECT DISTINCT frequency FROM account")
+        == "What are the different statement frequencies of accounts?"
+    )
+    assert q("SELECT amount, duration FROM loan") == "What are the amounts and durations of all loans?"
+    assert q("SELECT * FROM loan WHERE status = 'A'") == "What are all the details of loans with status 'A'?"
+    assert q("SELECT MIN(amount), AVG(amount), MAX(amount) FROM loan") == (
+        "What are the lowest, average and highest amount of loans?"
+    )
+
+
+@pytest.mark.postgres
+def test_the_one_with_the_most_and_groups_with_at_least(describer):
+    q = describer.question
+    sql = (
+        'SELECT d."A2" FROM account AS a JOIN district AS d ON a.district_id = d.district_id '
+        'GROUP BY d."A2" ORDER BY COUNT(*) DESC LIMIT 1'
+    )
+    assert q(sql) == "Which district has the most accounts?"
+    assert describer(sql) == "The district with the most accounts"
+    assert q("SELECT amount FROM loan ORDER BY duration DESC LIMIT 1") == (
+        "What is the amount of the loan with the highest duration?"
+    )
+    assert q("SELECT frequency FROM account GROUP BY frequency HAVING COUNT(*) >= 10") == (
+        "Which statement frequencies have at least 10 accounts?"
+    )
+
+
+@pytest.mark.postgres
+def test_set_operations_and_rows_without_a_related_row(describer):
+    q = describer.question
+    assert q(
+        "SELECT frequency FROM account WHERE district_id = 1 INTERSECT "
+        "SELECT frequency FROM account WHERE district_id = 2"
+    ) == ("What are the statement frequencies of accounts with branch location both 1 and 2?")
+    # the same columns less those of rows joined to a child: "that have no loan ..."
+    sql = (
+        "SELECT account_id FROM account EXCEPT SELECT a.account_id FROM account AS a "
+        "JOIN loan AS l ON l.account_id = a.account_id WHERE l.status = 'A'"
+    )
+    assert describer(sql) == "Account ID of accounts that have no loan with status 'A'"
+    assert "combined" not in q(sql) and "SELECT" not in q(sql)
+
+
+@pytest.mark.postgres
+def test_two_wordings_of_one_query(describer):
+    question, phrase = describer.wordings("SELECT COUNT(*) FROM client WHERE gender = 'F'")
+    assert question == "How many clients with gender 'F'?"
+    assert phrase == "Count of clients with gender 'F'"
