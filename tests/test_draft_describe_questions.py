@@ -106,3 +106,48 @@ def test_two_wordings_of_one_query(describer):
     question, phrase = describer.wordings("SELECT COUNT(*) FROM client WHERE gender = 'F'")
     assert question == "How many clients with gender 'F'?"
     assert phrase == "Count of clients with gender 'F'"
+
+
+@pytest.fixture(scope="module")
+def keyless(_pg15_admin):
+    """Tables with no declared keys at all, joined through a link table with a column of its own
+    (the shape of many small databases): the query's own joins say who references whom."""
+    import psycopg
+
+    from tests.backends import _pg_create, _pg_drop, unique_name
+
+    name = unique_name("ctx_keyless")
+    dsn = _pg_create(_pg15_admin, name)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE shelf (shelfid int, shelf_name text, capacity int);"
+            "CREATE TABLE book (bookid int, title text, pages int);"
+            "CREATE TABLE placed (bookid int, shelfid int, slot int);"
+            "INSERT INTO shelf SELECT i, 'Shelf ' || i, 10 * i FROM generate_series(1, 8) i;"
+            "INSERT INTO book SELECT i, 'Title ' || i, 100 + i FROM generate_series(1, 40) i;"
+            "INSERT INTO placed SELECT i, 1 + i % 8, i % 5 FROM generate_series(1, 40) i;"
+            "ANALYZE"
+        )
+    with connect(dsn) as conn:
+        snap = build(conn, profile=True)
+    yield Describer(Model(snap))
+    _pg_drop(_pg15_admin, name)
+
+
+@pytest.mark.postgres
+def test_joins_written_in_the_query_name_the_relationship(keyless):
+    # the link table is not said ("with a placed"): the books are those of the shelf
+    sql = (
+        "SELECT T1.title FROM book AS T1 JOIN placed AS T2 ON T1.bookid = T2.bookid "
+        "JOIN shelf AS T3 ON T2.shelfid = T3.shelfid WHERE T3.shelf_name = 'Shelf 2'"
+    )
+    assert keyless.question(sql) == "What are the titles of books of the shelf with name 'Shelf 2'?"
+    # COUNT(*) over the link counts the FROM table's rows
+    sql = (
+        "SELECT COUNT(*) FROM book AS T1 JOIN placed AS T2 ON T1.bookid = T2.bookid "
+        "JOIN shelf AS T3 ON T2.shelfid = T3.shelfid WHERE T3.capacity > 30"
+    )
+    assert keyless.question(sql) == "How many books for shelves with capacity above 30?"
+    # a joined table whose columns are asked for needs no "with a ..."
+    sql = "SELECT T2.slot, T1.title FROM book AS T1 JOIN placed AS T2 ON T1.bookid = T2.bookid"
+    assert "with a" not in keyless.question(sql)

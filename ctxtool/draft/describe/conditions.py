@@ -11,6 +11,17 @@ from ctxtool.draft.model import Column, Table
 from ctxtool.draft.templates import qualified_label
 
 
+def merged_label(table: Table, col: Column) -> str:
+    """A column of another table named with its table, the word they share said once: "amenity
+    name" of a dorm amenity -> "dorm amenity name"; "region" of a district -> "district region"."""
+    label = qualified_label(table, col)
+    first, _, rest = col.label.partition(" ")
+    singular = table.names.singular
+    if rest and label != col.label and singular.lower().endswith(" " + first.lower()):
+        return f"{singular} {rest}"
+    return label
+
+
 class Conditions:
     """The describer's clause words (mixed into :class:`ctxtool.draft.describe.Describer`)."""
 
@@ -67,7 +78,7 @@ class Conditions:
         if col is None:
             return _expr_label(node) if node is not None else "value"
         if scope.main is not None and col.table is not scope.main and not self._plain:
-            return qualified_label(col.table, col)
+            return merged_label(col.table, col)
         return col.label
 
     def aggregate(self, scope: Scope, node: exp.Expression) -> str | None:

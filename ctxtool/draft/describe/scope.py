@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
 from sqlglot import exp
 
 from ctxtool.draft.model import Column, Model, Table
+
+
+@dataclass(frozen=True)
+class Edge:
+    child: Table
+    parent: Table
+
+
+def _is_key(col: Column) -> bool:
+    """The column identifies its table's rows: its one-column primary key, or (where none is
+    declared) a column named ``id`` or after its table (``dormid``, ``dorm_id`` of ``dorm``)."""
+    if col.table.primary_key:
+        return col.in_pk and len(col.table.primary_key) == 1
+    name = col.name.lower().replace("_", "")
+    table = col.table.name.lower().replace("_", "")
+    return name == "id" or name in (table + "id", table.rstrip("s") + "id")
 
 
 class Scope:
@@ -27,6 +46,32 @@ class Scope:
             if table not in self.order:
                 self.order.append(table)
 
+    @cached_property
+    def joins(self) -> list[Edge]:
+        """Child -> parent pairs among the query's tables: the model's foreign keys, and the joins the
+        query writes itself (``a.x = b.id`` with ``b.id`` the primary key of ``b``: ``a`` references
+        ``b``), since many databases declare none."""
+        out = [
+            Edge(j.child, j.parent)
+            for j in self.model.joins
+            if j.child in self.order and j.parent in self.order
+        ]
+        for eq in self.select.find_all(exp.EQ):
+            if eq.find_ancestor(exp.Select) is not self.select:
+                continue
+            a, b = self.column(eq.this), self.column(eq.expression)
+            if a is None or b is None or a.table is b.table:
+                continue
+            a_key, b_key = _is_key(a), _is_key(b)
+            if a_key == b_key and not a.table.primary_key and not b.table.primary_key:
+                a_key, b_key = a is a.table.columns[0], b is b.table.columns[0]  # ids come first
+            if a_key == b_key:
+                continue
+            child, parent = (b.table, a.table) if a_key else (a.table, b.table)
+            if not any(e.child is child and e.parent is parent for e in out):
+                out.append(Edge(child, parent))
+        return out
+
     @property
     def main(self) -> Table | None:
         if self.subject is not None:
@@ -43,7 +88,7 @@ class Scope:
         the rows ``COUNT(*)`` counts when parents are joined to it (tracks joined to their genre)."""
         if len(self.order) < 2:
             return None
-        joins = [j for j in self.model.joins if j.child in self.order and j.parent in self.order]
+        joins = self.joins
         found = [
             t
             for t in self.order

@@ -50,6 +50,9 @@ def measured(scope: Scope, sel: exp.Select) -> Table | None:
             bottom = scope.bottom()
             if bottom is None:
                 return None
+            parents = [j.parent for j in scope.joins if j.child is bottom]
+            if len(set(parents)) >= 2 and scope.main in parents:
+                return None  # "students (FROM) in the dorm ...": the FROM table names what is counted
             tables.add(bottom.name)
             found = bottom
         else:
@@ -290,16 +293,30 @@ class Select:
             if table is main:
                 continue
             is_child = main is not None and any(
-                j.child is table and self._reaches(j.parent, main) for j in self.m.joins
+                j.child is table and self._reaches(scope, j.parent, main) for j in scope.joins
             )
             words = conds.get(table)
             groups_on_it = any(table.names.singular in g for g in group_labels)
-            if is_child and not groups_on_it:
+            across = self._across_link(scope, main, table)
+            shown = any(c is not None and c.table is table for c in plain_cols.values())
+            if shown and not words:
+                continue  # its columns are asked for: that it is there goes without saying
+            if not words and self._link_ends_in(scope, table):
+                continue  # said by the table at its other end ("students in the dorm ...")
+            if across and not groups_on_it:
+                if not words:
+                    phrase = f"with {_article(table.names.singular)} {table.names.singular}"
+                elif picks.get(table):
+                    phrase = f"of the {table.names.singular} " + _join_conditions(words)
+                else:
+                    phrase = f"for {table.names.plural} " + _join_conditions(words)
+                parts.append((first.get(table, -1), phrase))
+            elif is_child and not groups_on_it:
                 phrase = f"with {_article(table.names.singular)} {table.names.singular}"
                 parts.append(
                     (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
                 )
-            elif words and main is not None and picks.get(table) and self._reaches(main, table):
+            elif words and main is not None and picks.get(table) and self._reaches(scope, main, table):
                 parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
             elif words:
                 named = table.name_column
@@ -319,6 +336,28 @@ class Select:
                 later_main = positional and k > 0 and words == main_words
                 text += (", " if later_main else " ") + words
         return text + having_words + tail
+
+    def _bridges(self, scope: Scope) -> dict[str, set[str]]:
+        """The query's tables that reference two others of the query (a link table such as
+        lives_in between students and dorms): name -> the names of the tables they join."""
+        out: dict[str, set[str]] = {}
+        for t in scope.order:
+            ends = {j.parent.name for j in scope.joins if j.child is t}
+            ends.discard(t.name)
+            if len(ends) >= 2:
+                out[t.name] = ends
+        return out
+
+    def _across_link(self, scope: Scope, main: Table | None, table: Table) -> bool:
+        """``table`` is joined to ``main`` through a link table of the query (students and dorms
+        through lives_in)."""
+        if main is None or table is main:
+            return False
+        return any({main.name, table.name} <= ends for ends in self._bridges(scope).values())
+
+    def _link_ends_in(self, scope: Scope, table: Table) -> bool:
+        """``table`` links two other tables of the query: the link itself needs no words."""
+        return table.name in self._bridges(scope)
 
     def _question_head(
         self,
@@ -386,9 +425,11 @@ class Select:
             return f"What are the different {listed} of {subject}", tail
         return f"What are the {listed} of {every}{subject}", tail
 
-    def _reaches(self, parent: Table, target: Table, depth: int = 0) -> bool:
+    def _reaches(self, scope: Scope, parent: Table, target: Table, depth: int = 0) -> bool:
         if parent is target:
             return True
         if depth > 3:
             return False
-        return any(j.child is parent and self._reaches(j.parent, target, depth + 1) for j in self.m.joins)
+        return any(
+            j.child is parent and self._reaches(scope, j.parent, target, depth + 1) for j in scope.joins
+        )
