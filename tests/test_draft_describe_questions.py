@@ -64,7 +64,7 @@ def test_lists_name_their_columns_for_many_rows(describer):
     assert q("SELECT amount, duration FROM loan") == "What are the amounts and durations of all loans?"
     assert q("SELECT * FROM loan WHERE status = 'A'") == "What are all the details of loans with status 'A'?"
     assert q("SELECT MIN(amount), AVG(amount), MAX(amount) FROM loan") == (
-        "What are the lowest, average and highest amount of loans?"
+        "What are the minimum, average and maximum amount of loans?"
     )
 
 
@@ -151,3 +151,18 @@ def test_joins_written_in_the_query_name_the_relationship(keyless):
     # a joined table whose columns are asked for needs no "with a ..."
     sql = "SELECT T2.slot, T1.title FROM book AS T1 JOIN placed AS T2 ON T1.bookid = T2.bookid"
     assert "with a" not in keyless.question(sql)
+
+
+@pytest.mark.postgres
+def test_the_question_says_not_and_the_order_as_people_do(describer):
+    question, phrase = describer.wordings("SELECT amount FROM loan WHERE status <> 'A' ORDER BY amount")
+    assert question == "What are the amounts of loans whose status is not 'A', in ascending order of amount?"
+    assert phrase == "Amount of loans with status other than 'A', ordered by amount"
+
+
+@pytest.mark.postgres
+def test_a_column_that_counts_things_is_a_number_of(keyless):
+    # "pages" is a plural noun: the column counts pages; people ask for "the average number of pages"
+    assert keyless.question("SELECT AVG(pages) FROM book") == "What is the average number of pages of books?"
+    assert keyless("SELECT MAX(pages) FROM book") == "Maximum number of pages of books"
+    assert keyless.question("SELECT AVG(capacity) FROM shelf") == "What is the average capacity of shelves?"

@@ -9,6 +9,18 @@ from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_co
 from ctxtool.draft.describe.words import _article, _expr_label
 from ctxtool.draft.model import Column, Table
 from ctxtool.draft.templates import qualified_label
+from ctxtool.runtime.text import lemma
+
+
+def counts_things(label: str) -> bool:
+    """A numeric column named by a plural noun ("cows", "working horses") holds a count of things."""
+    last = label.rsplit(" ", 1)[-1].lower()
+    if not last.isalpha() or not last.endswith("s") or last.endswith(("ss", "us", "is")):
+        return False
+    if label.lower().startswith(("total ", "number ", "count ", "num ")):
+        return False
+    base, _ = lemma(last)
+    return base != last
 
 
 def merged_label(table: Table, col: Column) -> str:
@@ -96,7 +108,8 @@ class Conditions:
                 owner = f" of {col.table.names.plural}" if col is not None else ""
                 return f"Number of distinct {label}{owner}"
             if arg is None or isinstance(arg, exp.Star):
-                return f"Count of {subject}"
+                counted = scope.bottom() if scope.select.args.get("group") is not None else None
+                return f"Count of {counted.names.plural if counted else subject}"
             col = scope.column(arg)
             if col is not None and col.in_pk:
                 return f"Count of {col.table.names.plural}"
@@ -110,6 +123,16 @@ class Conditions:
                     word = {"Highest": "Latest", "Lowest": "Earliest"}.get(word, word)
                 if word == "Average" and label.lower().startswith("average "):
                     word = "Overall"
+                if (
+                    self._question
+                    and word in ("Highest", "Lowest")
+                    and (col is None or col.category != "date")
+                ):
+                    word = {"Highest": "Maximum", "Lowest": "Minimum"}[word]  # as questions say it
+                if col is not None and col.category == "number" and counts_things(label):
+                    # a column that counts things: "the average number of horses", "maximum number of"
+                    word = {"Highest": "Maximum", "Lowest": "Minimum"}.get(word, word)
+                    label = "number of " + label
                 owner = col.table.names.plural if col is not None else subject
                 return f"{word} {label} of {owner}"
         return None
@@ -231,6 +254,8 @@ class Conditions:
                             "of at most ": "on or before ",
                         }.get(word, word)
                         return col.table, f"with {label} {when}{_value_text(right, col)}"
+                    if cls is exp.NEQ and self._question:  # "whose status is not 'Village'"
+                        return col.table, f"whose {label} is not {_value_text(right, col)}"
                     return col.table, f"with {label} {word}{_value_text(right, col)}"
                 rcol = scope.column(right)
                 if col is not None and rcol is not None:

@@ -233,7 +233,7 @@ class Select:
             if n and order_words:
                 tail = f", top {n} by {order_words}"
             elif order_words and not n:
-                tail = ", " + _in_order(order_words)
+                tail = ", " + _in_order(order_words, self._question)
             elif n and late_top:
                 tail = f", first {n} rows"
             elif n:

@@ -33,10 +33,13 @@ def _most(order_words: str) -> str:
     return order_words
 
 
-def _in_order(order_words: str) -> str:
-    """ "highest price" -> "in descending order of price"; "lowest name" -> "ordered by name"."""
+def _in_order(order_words: str, asked: bool = False) -> str:
+    """ "highest price" -> "in descending order of price"; "lowest name" -> "ordered by name" (as a
+    question, ``asked``: "in ascending order of name")."""
     if order_words.startswith("highest "):
         return "in descending order of " + order_words[len("highest ") :]
+    if asked:
+        return "in ascending order of " + order_words.split(" ", 1)[-1]
     return "ordered by " + order_words.split(" ", 1)[-1]
 
 
