@@ -343,3 +343,20 @@ def test_describer_survives_any_read_query(pg_model):
     for sql, words in odd.items():
         text = describe(sql)
         assert text and words in text, (sql, text)
+
+
+@pytest.mark.postgres
+def test_schema_drafts_only_for_tables_the_workload_never_reads(pg_samples_dsn, tmp_path):
+    """What people ask about the tables they query is what they ran: schema drafts about those
+    tables would only compete with the workload's; tables it never reads still get drafts."""
+    log = tmp_path / "log.sql"
+    log.write_text("SELECT COUNT(*) FROM loan WHERE status = 'A';\nSELECT AVG(amount) FROM loan;\n")
+    with connect(pg_samples_dsn) as conn:
+        snap = build(conn, profile=True)
+        result = draft("templates", snap, connector=conn, tables=["loan", "account"], workload=str(log))
+    origins = {d.origin for d in result.kept}
+    assert "workload" in origins and any(o.startswith("schema:") for o in origins)
+    schema = [d for d in result.kept if d.origin.startswith("schema:")]
+    assert all("account" in d.tables for d in schema), [(d.text, d.tables) for d in schema]
+    without = draft("templates", snap, tables=["loan", "account"])
+    assert any(d.tables == ["loan"] for d in without.kept)  # drafted when there is no workload
