@@ -61,7 +61,7 @@ def test_lists_name_their_columns_for_many_rows(describer):
         q("SELECT DISTINCT frequency FROM account")
         == "What are the different statement frequencies of accounts?"
     )
-    assert q("SELECT amount, duration FROM loan") == "What are the amounts and durations of all loans?"
+    assert q("SELECT amount, duration FROM loan") == "What is the amount and duration of each loan?"
     assert q("SELECT * FROM loan WHERE status = 'A'") == "What are all the details of loans with status 'A'?"
     assert q("SELECT MIN(amount), AVG(amount), MAX(amount) FROM loan") == (
         "What are the minimum, average and maximum amount of loans?"
@@ -166,3 +166,13 @@ def test_a_column_that_counts_things_is_a_number_of(keyless):
     assert keyless.question("SELECT AVG(pages) FROM book") == "What is the average number of pages of books?"
     assert keyless("SELECT MAX(pages) FROM book") == "Maximum number of pages of books"
     assert keyless.question("SELECT AVG(capacity) FROM shelf") == "What is the average capacity of shelves?"
+
+
+@pytest.mark.postgres
+def test_dates_are_earliest_and_latest(describer):
+    assert describer.question("SELECT gender FROM client ORDER BY birth_date LIMIT 1") == (
+        "What is the gender of the client with the earliest birth date?"
+    )
+    assert describer("SELECT gender FROM client ORDER BY birth_date DESC") == (
+        "Gender of clients, in descending order of birth date"
+    )

@@ -64,6 +64,10 @@ def measured(scope: Scope, sel: exp.Select) -> Table | None:
     return found if len(tables) == 1 else None
 
 
+def scope_tables(sel: exp.Select) -> set[str]:
+    return {t.name.lower() for t in sel.find_all(exp.Table) if t.find_ancestor(exp.Select) is sel}
+
+
 def _count_at_least(sel: exp.Select) -> tuple[str, str] | None:
     """``HAVING COUNT(*) >= 2`` -> ("at least", "2"); None for any other HAVING."""
     having = sel.args.get("having")
@@ -185,7 +189,9 @@ class Select:
                 if agg:
                     order_words = ("highest " if desc else "lowest ") + agg[0].lower() + agg[1:]
             if col is not None and not order_words:
-                order_words = ("highest " if desc else "lowest ") + self.label(scope, col, o.this)
+                extreme = ("latest " if desc else "earliest ") if col.category == "date" else ""
+                extreme = extreme or ("highest " if desc else "lowest ")
+                order_words = extreme + self.label(scope, col, o.this)
 
         # `?` placeholders bind by position: the question must mention values in the SQL's order, so
         # the top-N (its LIMIT comes last) follows the conditions instead of leading the question
@@ -417,6 +423,12 @@ class Select:
             if not shown:
                 return f"Which {n} {subject} have the {most}", ""
             return f"What are the {_and_list(shown_many)} of the {n} {subject} with the {most}", ""
+        if not (sel.args.get("where") or sel.args.get("having") or self._in_set or tail) and many and main:
+            # an unconditioned list: "the name and age of each singer" (the phrase says neither)
+            if plain == ["all details"]:
+                return f"What are the details of each {one}", tail
+            if sel.args.get("distinct") is None and len(scope_tables(sel)) == 1:
+                return f"What {verb(plain[-1])} the {_and_list(plain)} of each {one}", tail
         every = "" if sel.args.get("where") or sel.args.get("having") or self._in_set else "all "
         if plain == ["all details"]:
             return f"What are all the details of {every}{subject}", tail

@@ -36,8 +36,9 @@ def _most(order_words: str) -> str:
 def _in_order(order_words: str, asked: bool = False) -> str:
     """ "highest price" -> "in descending order of price"; "lowest name" -> "ordered by name" (as a
     question, ``asked``: "in ascending order of name")."""
-    if order_words.startswith("highest "):
-        return "in descending order of " + order_words[len("highest ") :]
+    for word in ("highest ", "latest "):
+        if order_words.startswith(word):
+            return "in descending order of " + order_words[len(word) :]
     if asked:
         return "in ascending order of " + order_words.split(" ", 1)[-1]
     return "ordered by " + order_words.split(" ", 1)[-1]
