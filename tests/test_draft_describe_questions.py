@@ -176,3 +176,13 @@ def test_dates_are_earliest_and_latest(describer):
     assert describer("SELECT gender FROM client ORDER BY birth_date DESC") == (
         "Gender of clients, in descending order of birth date"
     )
+
+
+@pytest.mark.postgres
+def test_counting_the_different_references_counts_the_referenced_rows(describer, keyless):
+    # a declared foreign key (loan.account_id -> account)
+    assert (
+        describer.question("SELECT COUNT(DISTINCT account_id) FROM loan") == "How many accounts have a loan?"
+    )
+    # no keys declared: the column is named as the key of another table (placed.shelfid -> shelf)
+    assert keyless("SELECT COUNT(DISTINCT shelfid) FROM placed") == "Number of shelves with a placed"

@@ -5,11 +5,27 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column
+from ctxtool.draft.describe.scope import Scope, _is_key, _is_value, _value_text, _year_column
 from ctxtool.draft.describe.words import _article, _expr_label
-from ctxtool.draft.model import Column, Table
+from ctxtool.draft.model import Column, Model, Table
 from ctxtool.draft.templates import qualified_label
 from ctxtool.runtime.text import lemma
+
+
+def referenced(model: Model, col: Column) -> Table | None:
+    """The table a (one-column) reference points to: by a foreign key, or, where none is declared,
+    the other table whose key has the column's name (``dormid`` -> dorm)."""
+    for j in model.joins:
+        if j.child is col.table and len(j.pairs) == 1 and j.pairs[0][0] is col and j.parent is not col.table:
+            return j.parent
+    if col.in_pk and len(col.table.primary_key) == 1:
+        return None
+    found = [
+        t
+        for t in model.tables
+        if t is not col.table and (k := t.column(col.name)) is not None and _is_key(k) and not k.table.is_link
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def counts_things(label: str) -> bool:
@@ -104,6 +120,10 @@ class Conditions:
                 col = scope.column(cols[0]) if cols else None
                 if col is not None and col.in_pk and len(col.table.primary_key) == 1:
                     return f"Number of {col.table.names.plural}"
+                parent = referenced(self.m, col) if col is not None else None
+                if parent is not None and col is not None:  # COUNT(DISTINCT dormid) FROM has_amenity
+                    one = col.table.names.singular
+                    return f"Number of {parent.names.plural} with {_article(one)} {one}"
                 label = self.label(scope, col, cols[0] if cols else None)
                 owner = f" of {col.table.names.plural}" if col is not None else ""
                 return f"Number of distinct {label}{owner}"

@@ -390,8 +390,10 @@ class Select:
                 if what.startswith("distinct "):
                     what = "different " + what[len("distinct ") :]
                     what = plural_words(what)
-                if " with a " in what and what.startswith(subject + " with a "):
-                    head = f"How many {subject} have a {what.split(' with a ', 1)[1]}"
+                owner, has, rest = what.partition(" with a ")
+                owner, has, rest = (owner, has, rest) if has else what.partition(" with an ")
+                if has:  # "How many customers have an account"
+                    head = f"How many {owner} have {has.split()[-1]} {rest}"
                 else:
                     head = f"How many {what}"
                 if each:
