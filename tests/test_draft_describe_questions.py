@@ -97,7 +97,7 @@ def test_set_operations_and_rows_without_a_related_row(describer):
         "SELECT account_id FROM account EXCEPT SELECT a.account_id FROM account AS a "
         "JOIN loan AS l ON l.account_id = a.account_id WHERE l.status = 'A'"
     )
-    assert describer(sql) == "Account ID of accounts that have no loan with status 'A'"
+    assert describer(sql) == "Account ID of accounts with no loan with status 'A'"
     assert "combined" not in q(sql) and "SELECT" not in q(sql)
 
 
@@ -186,3 +186,19 @@ def test_counting_the_different_references_counts_the_referenced_rows(describer,
     )
     # no keys declared: the column is named as the key of another table (placed.shelfid -> shelf)
     assert keyless("SELECT COUNT(DISTINCT shelfid) FROM placed") == "Number of shelves with a placed"
+
+
+@pytest.mark.postgres
+def test_a_link_table_is_said_by_what_it_links(keyless):
+    # counting the rows of a link table counts the things at its other end
+    assert (
+        keyless.question("SELECT COUNT(*) FROM placed WHERE shelfid = 3") == "How many books with shelf ID 3?"
+    )
+    # excluding the ids found in a link table: the ones with none of its other end
+    assert (
+        keyless("SELECT bookid FROM book EXCEPT SELECT bookid FROM placed")
+        == "Book ID of books with no shelf"
+    )
+    # (a AND b) OR c is said, not pasted as SQL
+    words = keyless("SELECT title FROM book WHERE (pages > 110 AND bookid < 20) OR pages < 105")
+    assert "matching" not in words and words.startswith("Title of books with pages above 110 and")

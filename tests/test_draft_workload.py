@@ -327,7 +327,7 @@ def test_describer_survives_any_read_query(pg_model):
         "WITH big AS (SELECT account_id, SUM(amount) AS s FROM trans GROUP BY account_id) SELECT COUNT(*) FROM big": "Count of rows",
         "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "Account ID of loans or dispositions",
         "SELECT account_id FROM loan INTERSECT SELECT account_id FROM disp": "both loans and dispositions",
-        "SELECT account_id FROM account EXCEPT SELECT account_id FROM loan WHERE status = 'A'": "but not",
+        "SELECT account_id FROM account EXCEPT SELECT account_id FROM loan WHERE status = 'A'": "with no loan with status 'A'",
         "SELECT a.account_id FROM account a WHERE a.account_id IN (SELECT account_id FROM loan)": "with a loan",
         "SELECT account_id FROM account WHERE account_id NOT IN (SELECT account_id FROM loan)": "without any loans",
         "SELECT loan_id FROM loan WHERE amount > (SELECT AVG(amount) FROM loan)": "above the average",

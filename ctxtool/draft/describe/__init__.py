@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from ctxtool.draft.describe.conditions import Conditions
+from ctxtool.draft.describe.conditions import Conditions, other_end, referenced
 from ctxtool.draft.describe.fill import instantiate
 from ctxtool.draft.describe.scope import Scope
 from ctxtool.draft.describe.select import Select
@@ -69,10 +69,22 @@ class Describer(Conditions, Select):
         ls, rs = Scope(self.m, left), Scope(self.m, right)
         lcols = [ls.column(p.this if isinstance(p, exp.Alias) else p) for p in left.expressions]
         rcols = [rs.column(p.this if isinstance(p, exp.Alias) else p) for p in right.expressions]
-        if not lcols or None in lcols or lcols != rcols or right.args.get("group") is not None:
+        if not lcols or None in lcols or None in rcols or right.args.get("group") is not None:
             return None
-        extra = [t for t in rs.order if t not in ls.order]
-        if not extra or left.args.get("group") is not None:
+        if left.args.get("group") is not None or len(lcols) != len(rcols):
+            return None
+        if lcols == rcols:
+            extra = [t for t in rs.order if t not in ls.order]
+        elif len(ls.order) == 1 and all(
+            referenced(self.m, c) is ls.order[0] or c.name == lc.name
+            for c, lc in zip(rcols, lcols, strict=True)
+        ):
+            # SELECT id FROM student EXCEPT SELECT stuid FROM has_allergy: students with no allergy
+            end = other_end(self.m, rcols[0].table, {ls.order[0].name.lower()})
+            extra = [end or rcols[0].table]
+        else:
+            return None
+        if not extra:
             return None
         words = []
         where = right.args.get("where")
@@ -85,7 +97,7 @@ class Describer(Conditions, Select):
         finally:
             self._plain = False
         one = extra[0].names.singular
-        return f"that have no {one}" + (" " + _join_conditions(words) if words else "")
+        return f"with no {one}" + (" " + _join_conditions(words) if words else "")
 
     def describe_set(self, tree: exp.Expression) -> str:
         """UNION / INTERSECT / EXCEPT as a person says them: what both sides share said once, then

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ctxtool.draft.describe.scope import Scope, _is_key, _is_value, _value_text, _year_column
-from ctxtool.draft.describe.words import _article, _expr_label
+from ctxtool.draft.describe.words import _article, _expr_label, _join_conditions
 from ctxtool.draft.model import Column, Model, Table
 from ctxtool.draft.templates import qualified_label
 from ctxtool.runtime.text import lemma
@@ -26,6 +26,21 @@ def referenced(model: Model, col: Column) -> Table | None:
         if t is not col.table and (k := t.column(col.name)) is not None and _is_key(k) and not k.table.is_link
     ]
     return found[0] if len(found) == 1 else None
+
+
+def other_end(model: Model, table: Table, besides: set[str] = frozenset()) -> Table | None:
+    """For a table that references two others (a link table, has_allergy between students and
+    allergy types), the one it references other than ``besides`` (names, lower-case): what a person
+    names when counting or excluding its rows ("students with an allergy"). None for other tables."""
+    refs: list[Table] = []
+    for c in table.columns:
+        t = referenced(model, c)
+        if t is not None and t not in refs:
+            refs.append(t)
+    if len(refs) < 2:
+        return None
+    rest = [t for t in refs if t.name.lower() not in besides]
+    return rest[0] if rest else None
 
 
 def counts_things(label: str) -> bool:
@@ -129,6 +144,24 @@ class Conditions:
                 return f"Number of distinct {label}{owner}"
             if arg is None or isinstance(arg, exp.Star):
                 counted = scope.bottom() if scope.select.args.get("group") is not None else None
+                counted = counted or main
+                if counted is not None:
+                    # the rows of a link table counted: the things at its other end ("students")
+                    used = {
+                        c.name.lower()
+                        for k in ("group", "where")
+                        if (n := scope.select.args.get(k))
+                        for c in n.find_all(exp.Column)
+                    }
+                    used_tables = {
+                        t.name.lower()
+                        for c in counted.columns
+                        if c.name.lower() in used and (t := referenced(self.m, c))
+                    }
+                    used_tables |= {t.name.lower() for t in scope.order if t is not counted}
+                    end = other_end(self.m, counted, used_tables)
+                    if end is not None:
+                        return f"Count of {end.names.plural}"
                 return f"Count of {counted.names.plural if counted else subject}"
             col = scope.column(arg)
             if col is not None and col.in_pk:
@@ -161,6 +194,10 @@ class Conditions:
         """(the table a condition is about, its words)."""
         if isinstance(node, exp.Paren):
             return self.condition(scope, node.this)
+        if isinstance(node, exp.And):  # inside an OR: "(a AND b) OR c"
+            lt, lw = self.condition(scope, node.left)
+            _, rw = self.condition(scope, node.right)
+            return lt, _join_conditions([lw, rw])
         if isinstance(node, exp.Or):
             lt, lw = self.condition(scope, node.left)
             _, rw = self.condition(scope, node.right)
@@ -176,6 +213,8 @@ class Conditions:
                 col = scope.column(inner.this)
                 sub_main, _, conds = self.subquery_words(inner.args["query"])
                 if sub_main is not None:
+                    if col is not None and (end := other_end(self.m, sub_main, {col.table.name.lower()})):
+                        sub_main = end  # NOT IN (SELECT stuid FROM has_allergy): "without any allergy types"
                     return (col.table if col else None), f"without any {sub_main.names.plural}" + (
                         f" {conds}" if conds else ""
                     )
@@ -203,10 +242,24 @@ class Conditions:
                 label = self.label(scope, col, node.this)
                 sub_main, _, conds = self.subquery_words(node.args["query"])
                 if sub_main is not None:
+                    if col is not None and (end := other_end(self.m, sub_main, {col.table.name.lower()})):
+                        sub_main = end  # IN (SELECT stuid FROM has_allergy ...): "with an allergy type"
                     one = sub_main.names.singular
                     return (col.table if col else None), f"with {_article(one)} {one}" + (
                         f" {conds}" if conds else ""
                     )
+                sub = node.args["query"]
+                sub = sub.this if isinstance(sub, exp.Subquery) else sub
+                if isinstance(sub, exp.SetOperation):  # IN (SELECT ... INTERSECT SELECT ...)
+                    saved = self._plain, self._question, self._in_set
+                    self._plain = self._question = self._in_set = False
+                    try:
+                        among = self.describe_set(sub)
+                    finally:
+                        self._plain, self._question, self._in_set = saved
+                    return (
+                        col.table if col else None
+                    ), f"with {label} among the {among[:1].lower()}{among[1:]}"
                 return (col.table if col else None), f"with {_article(label)} {label} found by a subquery"
             values = [_value_text(e) for e in node.expressions]
             joined = (

@@ -247,8 +247,11 @@ class Select:
 
         self._having_said = False
         if self._question:
+            h = sel.args["having"].this if sel.args.get("having") is not None else None
+            agg = self.aggregate(scope, h.this) if isinstance(h, exp.Binary) else None
+            counted = agg[len("Count of ") :] if agg and agg.startswith("Count of ") else None
             head, tail = self._question_head(
-                sel, main, aggs, plain, many, group_labels, n, order_words, tail, late_top
+                sel, main, aggs, plain, many, group_labels, n, order_words, tail, late_top, counted
             )
 
         # conditions, grouped by the table they are about
@@ -377,6 +380,7 @@ class Select:
         order_words: str,
         tail: str,
         late_top: bool = False,
+        counted: str | None = None,
     ) -> tuple[str, str]:
         """The head of the question a person asks for this SELECT ("How many cinemas", "What are the
         names and locations of cinemas", "Which location has the most cinemas"), and its tail."""
@@ -411,7 +415,7 @@ class Select:
         if having is not None and group_labels and plain and all(p in group_labels for p in plain):
             op, value = having  # GROUP BY g HAVING COUNT(*) >= 2: "Which locations have at least 2 cinemas"
             self._having_said = True
-            return f"Which {_and_list(many)} have {op} {value} {subject}", tail
+            return f"Which {_and_list(many)} have {op} {value} {counted or subject}", tail
         if n and order_words and not late_top:
             most = _most(order_words)
             shown = [p for p in plain if p not in order_words or p in group_labels]
