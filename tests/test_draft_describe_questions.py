@@ -123,9 +123,12 @@ def keyless(_pg15_admin):
             "CREATE TABLE shelf (shelfid int, shelf_name text, capacity int);"
             "CREATE TABLE book (bookid int, title text, pages int);"
             "CREATE TABLE placed (bookid int, shelfid int, slot int);"
+            "CREATE TABLE lending (lendingid int, bookid int, shelfid int, reader text, due date);"
             "INSERT INTO shelf SELECT i, 'Shelf ' || i, 10 * i FROM generate_series(1, 8) i;"
             "INSERT INTO book SELECT i, 'Title ' || i, 100 + i FROM generate_series(1, 40) i;"
             "INSERT INTO placed SELECT i, 1 + i % 8, i % 5 FROM generate_series(1, 40) i;"
+            "INSERT INTO lending SELECT i, i, 1 + i % 8, 'R' || i % 7, DATE '2024-01-01' + i "
+            "FROM generate_series(1, 30) i;"
             "ANALYZE"
         )
     with connect(dsn) as conn:
@@ -185,7 +188,7 @@ def test_counting_the_different_references_counts_the_referenced_rows(describer,
         describer.question("SELECT COUNT(DISTINCT account_id) FROM loan") == "How many accounts have a loan?"
     )
     # no keys declared: the column is named as the key of another table (placed.shelfid -> shelf)
-    assert keyless("SELECT COUNT(DISTINCT shelfid) FROM placed") == "Number of shelves with a placed"
+    assert keyless("SELECT COUNT(DISTINCT shelfid) FROM placed") == "Number of shelves with a book"
 
 
 @pytest.mark.postgres
@@ -202,3 +205,12 @@ def test_a_link_table_is_said_by_what_it_links(keyless):
     # (a AND b) OR c is said, not pasted as SQL
     words = keyless("SELECT title FROM book WHERE (pages > 110 AND bookid < 20) OR pages < 105")
     assert "matching" not in words and words.startswith("Title of books with pages above 110 and")
+
+
+@pytest.mark.postgres
+def test_a_table_with_two_references_and_columns_of_its_own_is_no_link(keyless):
+    # lendings reference books and shelves but hold facts of their own: counting them counts lendings
+    assert keyless.question("SELECT COUNT(*) FROM lending") == "How many lendings are there?"
+    assert keyless.question("SELECT reader, COUNT(*) FROM lending GROUP BY reader") == (
+        "How many lendings are there for each reader?"
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from ctxtool.draft.describe.scope import Scope, _is_key, _is_value, _value_text, _year_column
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
 from ctxtool.draft.describe.words import _article, _expr_label, _join_conditions
 from ctxtool.draft.model import Column, Model, Table
 from ctxtool.draft.templates import qualified_label
@@ -23,7 +23,9 @@ def referenced(model: Model, col: Column) -> Table | None:
     found = [
         t
         for t in model.tables
-        if t is not col.table and (k := t.column(col.name)) is not None and _is_key(k) and not k.table.is_link
+        if t is not col.table
+        and (k := t.column(col.name)) is not None
+        and key_strength(k) > key_strength(col)
     ]
     return found[0] if len(found) == 1 else None
 
@@ -33,14 +35,23 @@ def other_end(model: Model, table: Table, besides: set[str] = frozenset()) -> Ta
     allergy types), the one it references other than ``besides`` (names, lower-case): what a person
     names when counting or excluding its rows ("students with an allergy"). None for other tables."""
     refs: list[Table] = []
+    own = 0  # columns that are not references: a link table has at most one (a date, a room)
     for c in table.columns:
         t = referenced(model, c)
         if t is not None and t not in refs:
             refs.append(t)
-    if len(refs) < 2:
+        elif t is None and key_strength(c) < 2:
+            own += 1
+    if len(refs) < 2 or own > 1:
         return None
     rest = [t for t in refs if t.name.lower() not in besides]
     return rest[0] if rest else None
+
+
+def _ends_of(model: Model, col: Column) -> set[str]:
+    """The tables a compared column stands for: its own and the one it references."""
+    ref = referenced(model, col)
+    return {col.table.name.lower()} | ({ref.name.lower()} if ref is not None else set())
 
 
 def counts_things(label: str) -> bool:
@@ -137,14 +148,15 @@ class Conditions:
                     return f"Number of {col.table.names.plural}"
                 parent = referenced(self.m, col) if col is not None else None
                 if parent is not None and col is not None:  # COUNT(DISTINCT dormid) FROM has_amenity
-                    one = col.table.names.singular
+                    end = other_end(self.m, col.table, {parent.name.lower()})
+                    one = (end or col.table).names.singular
                     return f"Number of {parent.names.plural} with {_article(one)} {one}"
                 label = self.label(scope, col, cols[0] if cols else None)
                 owner = f" of {col.table.names.plural}" if col is not None else ""
                 return f"Number of distinct {label}{owner}"
             if arg is None or isinstance(arg, exp.Star):
                 counted = scope.bottom() if scope.select.args.get("group") is not None else None
-                counted = counted or main
+                counted = counted or main  # (a GROUP BY of a join counts the rows of its bottom table)
                 if counted is not None:
                     # the rows of a link table counted: the things at its other end ("students")
                     used = {
@@ -158,7 +170,14 @@ class Conditions:
                         for c in counted.columns
                         if c.name.lower() in used and (t := referenced(self.m, c))
                     }
-                    used_tables |= {t.name.lower() for t in scope.order if t is not counted}
+                    group = scope.select.args.get("group")
+                    if group is not None:  # counted per group of another table: that table is not counted
+                        grouped = [scope.column(g) for g in group.expressions]
+                        used_tables |= {
+                            c.table.name.lower() for c in grouped if c is not None and c.table is not counted
+                        }
+                    else:
+                        used_tables |= {t.name.lower() for t in scope.order if t is not counted}
                     end = other_end(self.m, counted, used_tables)
                     if end is not None:
                         return f"Count of {end.names.plural}"
@@ -213,7 +232,7 @@ class Conditions:
                 col = scope.column(inner.this)
                 sub_main, _, conds = self.subquery_words(inner.args["query"])
                 if sub_main is not None:
-                    if col is not None and (end := other_end(self.m, sub_main, {col.table.name.lower()})):
+                    if col is not None and (end := other_end(self.m, sub_main, _ends_of(self.m, col))):
                         sub_main = end  # NOT IN (SELECT stuid FROM has_allergy): "without any allergy types"
                     return (col.table if col else None), f"without any {sub_main.names.plural}" + (
                         f" {conds}" if conds else ""
@@ -242,7 +261,7 @@ class Conditions:
                 label = self.label(scope, col, node.this)
                 sub_main, _, conds = self.subquery_words(node.args["query"])
                 if sub_main is not None:
-                    if col is not None and (end := other_end(self.m, sub_main, {col.table.name.lower()})):
+                    if col is not None and (end := other_end(self.m, sub_main, _ends_of(self.m, col))):
                         sub_main = end  # IN (SELECT stuid FROM has_allergy ...): "with an allergy type"
                     one = sub_main.names.singular
                     return (col.table if col else None), f"with {_article(one)} {one}" + (

@@ -16,14 +16,21 @@ class Edge:
     parent: Table
 
 
-def _is_key(col: Column) -> bool:
-    """The column identifies its table's rows: its one-column primary key, or (where none is
-    declared) a column named ``id`` or after its table (``dormid``, ``dorm_id`` of ``dorm``)."""
+def key_strength(col: Column) -> int:
+    """How surely the column identifies its table's rows: 2 for its one-column primary key or (where
+    none is declared) a column named ``id`` or after its table (``dormid`` of ``dorm``), 1 for a
+    first column named like an id (ids come first), else 0."""
     if col.table.primary_key:
-        return col.in_pk and len(col.table.primary_key) == 1
+        return 2 if col.in_pk and len(col.table.primary_key) == 1 else 0
     name = col.name.lower().replace("_", "")
     table = col.table.name.lower().replace("_", "")
-    return name == "id" or name in (table + "id", table.rstrip("s") + "id")
+    if name == "id" or name in (table + "id", table.rstrip("s") + "id"):
+        return 2
+    return 1 if col is col.table.columns[0] and name.endswith("id") else 0
+
+
+def _is_key(col: Column) -> bool:
+    return key_strength(col) > 0
 
 
 class Scope:
@@ -62,11 +69,12 @@ class Scope:
             a, b = self.column(eq.this), self.column(eq.expression)
             if a is None or b is None or a.table is b.table:
                 continue
-            a_key, b_key = _is_key(a), _is_key(b)
+            a_key, b_key = key_strength(a), key_strength(b)
             if a_key == b_key and not a.table.primary_key and not b.table.primary_key:
-                a_key, b_key = a is a.table.columns[0], b is b.table.columns[0]  # ids come first
+                a_key, b_key = int(a is a.table.columns[0]), int(b is b.table.columns[0])  # ids come first
             if a_key == b_key:
                 continue
+            a_key = a_key > b_key
             child, parent = (b.table, a.table) if a_key else (a.table, b.table)
             if not any(e.child is child and e.parent is parent for e in out):
                 out.append(Edge(child, parent))

@@ -8,7 +8,8 @@ from typing import Any
 from sqlglot import exp
 
 from ctxtool.dialects import positional_style
-from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column
+from ctxtool.draft.describe.conditions import other_end
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
     _article,
@@ -150,14 +151,14 @@ class Select:
                     col is not None
                     and main is not None
                     and col.table is not main
-                    and (col.in_pk or col is col.table.name_column)
+                    and (key_strength(col) == 2 or col is col.table.name_column)
                 ):
                     group_labels.append(col.table.names.singular)
                     for k, c in plain_cols.items():  # "the artist with the most albums"
                         if c is col:
                             plain[k] = many[k] = col.table.names.singular
-                elif col is not None and col.in_pk:
-                    continue
+                elif col is not None and key_strength(col) == 2:
+                    continue  # GROUP BY the main table's key: one group per row of it
                 else:
                     label = self.label(scope, col, g)
                     if label not in group_labels:
@@ -321,7 +322,9 @@ class Select:
                     phrase = f"for {table.names.plural} " + _join_conditions(words)
                 parts.append((first.get(table, -1), phrase))
             elif is_child and not groups_on_it:
-                phrase = f"with {_article(table.names.singular)} {table.names.singular}"
+                end = other_end(self.m, table, {t.name.lower() for t in scope.order})
+                one = (end or table).names.singular  # students with a lives_in row: "with a dorm"
+                phrase = f"with {_article(one)} {one}"
                 parts.append(
                     (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
                 )
@@ -344,6 +347,8 @@ class Select:
                 # the main table's conditions after another table's: a comma keeps them on the main table
                 later_main = positional and k > 0 and words == main_words
                 text += (", " if later_main else " ") + words
+        if self._question and " for each " in tail:  # the groups' condition after the groups
+            return text + tail + having_words
         return text + having_words + tail
 
     def _bridges(self, scope: Scope) -> dict[str, set[str]]:
@@ -401,12 +406,16 @@ class Select:
                 else:
                     head = f"How many {what}"
                 if each:
-                    head += " are there" + each
+                    tail = " are there" + each + tail  # after the conditions: they are not the groups'
                 elif not sel.args.get("where") and not sel.args.get("having") and " have a " not in head:
                     head += " are there"
             else:
-                listed = _and_list([a[0].lower() + a[1:] for a in _shared_owner(aggs)])
-                head = f"What {'are' if len(aggs) > 1 else 'is'} the {listed}{each}"
+                said = [
+                    ("number of " + a[len("Count of ") :]) if a.startswith("Count of ") else a for a in aggs
+                ]
+                listed = _and_list([a[0].lower() + a[1:] for a in _shared_owner(said)])
+                head = f"What {'are' if len(aggs) > 1 else 'is'} the {listed}"
+                tail = each + tail  # "for each city" after the conditions: they are not the groups'
             if n and order_words and not late_top:
                 head += f", top {n} by {order_words}"
                 tail = ""

@@ -40,7 +40,8 @@ def _in_order(order_words: str, asked: bool = False) -> str:
         if order_words.startswith(word):
             return "in descending order of " + order_words[len(word) :]
     if asked:
-        return "in ascending order of " + order_words.split(" ", 1)[-1]
+        what = order_words.split(" ", 1)[-1]
+        return "in ascending order of " + ("number of " + what[9:] if what.startswith("count of ") else what)
     return "ordered by " + order_words.split(" ", 1)[-1]
 
 
