@@ -214,3 +214,10 @@ def test_a_table_with_two_references_and_columns_of_its_own_is_no_link(keyless):
     assert keyless.question("SELECT reader, COUNT(*) FROM lending GROUP BY reader") == (
         "How many lendings are there for each reader?"
     )
+
+
+@pytest.mark.postgres
+def test_a_group_compared_with_an_aggregate_of_all_rows(describer):
+    sql = "SELECT status FROM loan GROUP BY status HAVING AVG(amount) > (SELECT AVG(amount) FROM loan)"
+    for words in describer.wordings(sql):
+        assert "SELECT" not in words and "above the average amount of loans" in words

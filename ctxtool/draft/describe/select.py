@@ -286,7 +286,13 @@ class Select:
                         exp.LTE: "at most",
                         exp.EQ: "equal to",
                     }[type(h)]
-                    having_words = f" having {agg[0].lower() + agg[1:]} {op} {_value_text(h.expression)}"
+                    value = _value_text(h.expression)
+                    if isinstance(
+                        h.expression, (exp.Subquery, exp.Select)
+                    ):  # "above the average salary of ..."
+                        _, sub_head, sub_conds = self.subquery_words(h.expression)
+                        value = "the " + sub_head + (f" {sub_conds}" if sub_conds else "")
+                    having_words = f" having {agg[0].lower() + agg[1:]} {op} {value}"
                     if self._having_said:
                         having_words = ""
                     elif self._question and agg.startswith("Count of "):
