@@ -221,3 +221,13 @@ def test_a_group_compared_with_an_aggregate_of_all_rows(describer):
     sql = "SELECT status FROM loan GROUP BY status HAVING AVG(amount) > (SELECT AVG(amount) FROM loan)"
     for words in describer.wordings(sql):
         assert "SELECT" not in words and "above the average amount of loans" in words
+
+
+@pytest.mark.postgres
+def test_inclusive_bounds_are_said_after_the_value_in_the_question(describer):
+    question, phrase = describer.wordings("SELECT COUNT(*) FROM loan WHERE duration >= 24")
+    assert question == "How many loans with duration 24 or more?"
+    assert phrase == "Count of loans with duration of at least 24"
+    assert describer.question("SELECT COUNT(*) FROM loan WHERE amount <= 1000") == (
+        "How many loans with amount 1000 or less?"
+    )

@@ -348,6 +348,19 @@ class Conditions:
                         return col.table, f"with {label} {when}{_value_text(right, col)}"
                     if cls is exp.NEQ and self._question:  # "whose status is not 'Village'"
                         return col.table, f"whose {label} is not {_value_text(right, col)}"
+                    if (
+                        cls in (exp.GTE, exp.LTE)
+                        and self._question
+                        and word in ("of at least ", "of at most ")
+                    ):
+                        # "aged 25 or older", "opened in 2011 or later": the bound said after the value
+                        yearly = col.is_year or "year" in label.lower().split()
+                        more = (
+                            ("later" if yearly else "more")
+                            if word == "of at least "
+                            else ("earlier" if yearly else "less")
+                        )
+                        return col.table, f"with {label} {_value_text(right, col)} or {more}"
                     return col.table, f"with {label} {word}{_value_text(right, col)}"
                 rcol = scope.column(right)
                 if col is not None and rcol is not None:
