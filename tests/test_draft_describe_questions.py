@@ -231,3 +231,13 @@ def test_inclusive_bounds_are_said_after_the_value_in_the_question(describer):
     assert describer.question("SELECT COUNT(*) FROM loan WHERE amount <= 1000") == (
         "How many loans with amount 1000 or less?"
     )
+
+
+@pytest.mark.postgres
+def test_counts_per_row_of_a_parent(keyless):
+    # GROUP BY the parent's key: one count per shelf, of the books the link table places on it
+    sql = (
+        "SELECT COUNT(*), T1.shelfid FROM shelf AS T1 JOIN placed AS T2 ON T1.shelfid = T2.shelfid "
+        "WHERE T1.capacity > 20 GROUP BY T1.shelfid"
+    )
+    assert keyless.question(sql) == "How many books with capacity above 20 are there for each shelf?"

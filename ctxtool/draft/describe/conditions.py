@@ -20,14 +20,14 @@ def referenced(model: Model, col: Column) -> Table | None:
             return j.parent
     if col.in_pk and len(col.table.primary_key) == 1:
         return None
+    mine = key_strength(col)
     found = [
-        t
+        (key_strength(k), t)
         for t in model.tables
-        if t is not col.table
-        and (k := t.column(col.name)) is not None
-        and key_strength(k) > key_strength(col)
+        if t is not col.table and (k := t.column(col.name)) is not None and key_strength(k) > mine
     ]
-    return found[0] if len(found) == 1 else None
+    best = [t for strength, t in found if strength == max(s for s, _ in found)] if found else []
+    return best[0] if len(best) == 1 else None  # the surest key of that name, when only one
 
 
 def other_end(model: Model, table: Table, besides: set[str] = frozenset()) -> Table | None:

@@ -158,7 +158,7 @@ class Select:
                         if c is col:
                             plain[k] = many[k] = col.table.names.singular
                 elif col is not None and key_strength(col) == 2:
-                    continue  # GROUP BY the main table's key: one group per row of it
+                    group_labels.append(col.table.names.singular)  # GROUP BY dorm.id: "for each dorm"
                 else:
                     label = self.label(scope, col, g)
                     if label not in group_labels:
@@ -330,6 +330,8 @@ class Select:
             elif is_child and not groups_on_it:
                 end = other_end(self.m, table, {t.name.lower() for t in scope.order})
                 one = (end or table).names.singular  # students with a lives_in row: "with a dorm"
+                if not words and (end or table).names.plural in head:
+                    continue  # "How many dorm amenities ... for each dorm": counted, so there
                 phrase = f"with {_article(one)} {one}"
                 parts.append(
                     (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
