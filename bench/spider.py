@@ -25,6 +25,7 @@ gold SQL of that database as the query log (``draft templates --workload FILE``)
 
     .venv/bin/python bench/spider.py --drafted --first 30
     .venv/bin/python bench/spider.py --drafted --workload --first 30
+    .venv/bin/python bench/spider.py --drafted --workload --skip 30 --first 30   # databases 31-60
 
 Prepared sets are cached in ``--work`` by the hash of the curated
 set (delete the folder to redo ``draft values`` and ``parameterize``).
@@ -399,7 +400,7 @@ def add_drafted_arguments(ap: argparse.ArgumentParser) -> None:
         "--workload", action="store_true", help="with --drafted: the kit's gold SQL is the query log"
     )
     ap.add_argument("--first", type=int, default=0, help="only the first N databases (sorted)")
-    ap.add_argument("--skip", type=int, default=0, help="with --first: leave out the first N databases")
+    ap.add_argument("--skip", type=int, default=0, help="leave out the first N databases (before --first)")
     ap.add_argument("--max", type=int, default=None, help="with --drafted: draft templates --max N")
 
 
@@ -469,8 +470,7 @@ def drafted_main(args: argparse.Namespace) -> int:
     kit = kit_dir()
     by_db = drafted_cases(kit)
     dbs = sorted(by_db) if not args.db else args.db
-    if args.skip:
-        dbs = dbs[args.skip :]
+    dbs = dbs[args.skip :]
     if args.first:
         dbs = dbs[: args.first]
     unknown = [d for d in dbs if d not in by_db]

@@ -239,5 +239,6 @@ def test_cli_draft_templates_from_performance_schema(ps_server, workload_ran, tm
     assert report["workload"]["distinct_read_queries"] >= 40
     assert report["coverage"]["ratio"] >= 0.95, report["coverage"]
     templates = json.loads(out.read_text())["templates"]
-    assert len(templates) >= 60  # the workload's queries and the schema's drafts
+    # the workload's queries; it reads every table, so no schema drafts compete with them
+    assert len(templates) >= 40
     assert all("?" not in t["sql"] for t in templates)

@@ -129,7 +129,10 @@ def test_digests_get_values_from_the_profile(pg_model):
     assert instantiate("SELECT COUNT(*) FROM loan WHERE $1 = $2", model) is None
     wl = group_statements([("SELECT COUNT(*) FROM card WHERE type = $1", 12)], "postgres")
     [d] = draft_from_workload(model, wl)
-    assert d.frequency == 12 and "$1" not in d.sql and d.text.startswith("Count of cards with type '")
+    assert (
+        d.frequency == 12 and "$1" not in d.sql and d.item["intent"].startswith("Count of cards with type '")
+    )
+    assert d.text.startswith("How many cards with type '") and d.text.endswith("?")
 
 
 @pytest.mark.postgres
@@ -289,7 +292,8 @@ def test_performance_schema_digests_on_mariadb(mariadb_samples_dsn):
     drafts = draft_from_workload(model, wl)
     assert len(drafts) >= 2 and all(d.status != "dropped" for d in drafts)
     assert all("?" not in d.sql for d in drafts)
-    assert drafts[0].text.startswith("Count of loans with status '")
+    assert drafts[0].item["intent"].startswith("Count of loans with status '")
+    assert drafts[0].text.startswith("How many loans with status '")
     assert "in the district with district name '" in drafts[1].text
     with connect(mariadb_samples_dsn) as conn:
         execute_drafts(drafts, conn)  # a value that finds nothing is swapped for another one
@@ -323,7 +327,7 @@ def test_describer_survives_any_read_query(pg_model):
         "WITH big AS (SELECT account_id, SUM(amount) AS s FROM trans GROUP BY account_id) SELECT COUNT(*) FROM big": "Count of rows",
         "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "Account ID of loans or dispositions",
         "SELECT account_id FROM loan INTERSECT SELECT account_id FROM disp": "both loans and dispositions",
-        "SELECT account_id FROM account EXCEPT SELECT account_id FROM loan WHERE status = 'A'": "but not",
+        "SELECT account_id FROM account EXCEPT SELECT account_id FROM loan WHERE status = 'A'": "with no loan with status 'A'",
         "SELECT a.account_id FROM account a WHERE a.account_id IN (SELECT account_id FROM loan)": "with a loan",
         "SELECT account_id FROM account WHERE account_id NOT IN (SELECT account_id FROM loan)": "without any loans",
         "SELECT loan_id FROM loan WHERE amount > (SELECT AVG(amount) FROM loan)": "above the average",
@@ -339,3 +343,20 @@ def test_describer_survives_any_read_query(pg_model):
     for sql, words in odd.items():
         text = describe(sql)
         assert text and words in text, (sql, text)
+
+
+@pytest.mark.postgres
+def test_schema_drafts_only_for_tables_the_workload_never_reads(pg_samples_dsn, tmp_path):
+    """What people ask about the tables they query is what they ran: schema drafts about those
+    tables would only compete with the workload's; tables it never reads still get drafts."""
+    log = tmp_path / "log.sql"
+    log.write_text("SELECT COUNT(*) FROM loan WHERE status = 'A';\nSELECT AVG(amount) FROM loan;\n")
+    with connect(pg_samples_dsn) as conn:
+        snap = build(conn, profile=True)
+        result = draft("templates", snap, connector=conn, tables=["loan", "account"], workload=str(log))
+    origins = {d.origin for d in result.kept}
+    assert "workload" in origins and any(o.startswith("schema:") for o in origins)
+    schema = [d for d in result.kept if d.origin.startswith("schema:")]
+    assert all("account" in d.tables for d in schema), [(d.text, d.tables) for d in schema]
+    without = draft("templates", snap, tables=["loan", "account"])
+    assert any(d.tables == ["loan"] for d in without.kept)  # drafted when there is no workload

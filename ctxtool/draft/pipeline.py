@@ -129,10 +129,11 @@ def workload_statements(source: str, connector: Any) -> list[tuple[str, int]]:
 
 
 def draft_from_workload(model: Model, workload: Workload) -> list[Draft]:
-    """One template per distinct workload query, most frequent first, described in words."""
+    """One template per distinct workload query, most frequent first, described in words: its
+    question (``nl_query``) and a phrase (``intent``), two wordings the matcher compares."""
     from ctxtool.draft.describe import Describer, instantiate
 
-    describe = Describer(model)
+    describer = Describer(model)
     out: list[Draft] = []
     for q in workload.queries:
         examples = q.ranked_examples
@@ -140,17 +141,40 @@ def draft_from_workload(model: Model, workload: Workload) -> list[Draft]:
             filled = (instantiate(e, model, k) for e in examples[:3] for k in range(8))
             examples = list(dict.fromkeys(s for s in filled if s))
             if not examples:
-                d = template(describe(q.ranked_examples[0]), q.ranked_examples[0], "workload", q.tables)
+                d = template(describer(q.ranked_examples[0]), q.ranked_examples[0], "workload", q.tables)
                 d.fingerprint, d.frequency = q.fingerprint, q.count
                 d.drop("no values to fill the placeholders of this digest")
                 out.append(d)
                 continue
-        d = template(describe(examples[0]), examples[0], "workload", q.tables)
+        d = template("", examples[0], "workload", q.tables)
+        d.item["nl_query"], d.item["intent"] = describer.wordings(examples[0])
         d.fingerprint, d.frequency = q.fingerprint, q.count
         d.alternatives = examples[1:20]
-        d.redescribe = describe
+        d.redescribe = _redescriber(d, describer)
         out.append(d)
     return out
+
+
+def _redescriber(d: Draft, describer: Any) -> Callable[[str], str]:
+    """The question for another example of ``d``'s query, its phrase updated along."""
+
+    def redescribe(sql: str) -> str:
+        question, phrase = describer.wordings(sql)
+        d.item["intent"] = phrase
+        return question
+
+    return redescribe
+
+
+def unread_by(drafts: list[Draft], workload: Workload | None) -> list[Draft]:
+    """The schema drafts worth adding to a workload's: those about a table the workload never reads.
+    What people ask about the tables they query is what they ran; a schema draft about the same
+    tables only competes with it for their questions (measured on the Spider kit: fewer right
+    answers and more wrong ones)."""
+    if workload is None:
+        return drafts
+    read = {t.lower() for q in workload.queries for t in q.tables}
+    return [d for d in drafts if not d.tables or any(t.lower() not in read for t in d.tables)]
 
 
 def coverage_of(templates: Sequence[dict[str, Any]], workload: Workload, dialect: str) -> Coverage:
@@ -205,7 +229,7 @@ def draft(
             wl = group_statements(statements, dialect, known_tables=[t.name for t in model.tables])
             drafts.extend(draft_from_workload(model, wl))
         if schema_drafts:
-            drafts.extend(draft_templates(model))
+            drafts.extend(unread_by(draft_templates(model), wl))
         drafts = rank_drafts(drafts, model.table_weights())
     else:
         if workload:

@@ -1,0 +1,137 @@
+"""Write what a SQL query asks, in words, from its sqlglot tree.
+
+"Count of accounts with a loan in the district with district name 'Hl.m. Praha'" comes from
+``SELECT COUNT(*) FROM account JOIN loan ... JOIN district ... WHERE district."A2" = 'Hl.m. Praha'``:
+the projection gives the head (count, total, average, the columns listed), ``GROUP BY`` gives "for
+each ...", joins to child tables give "with a loan", conditions give "with status 'A'" (on the main
+table) or "in the district with ..." (on a joined table), and ``ORDER BY ... LIMIT`` gives "the 10 ...
+with the highest ...". Values are kept concrete so that ``parameterize`` can align them.
+
+The same scope resolution fills the placeholders of workload digests with values from the profile.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ctxtool.draft.describe.conditions import Conditions, other_end, referenced
+from ctxtool.draft.describe.fill import instantiate
+from ctxtool.draft.describe.scope import Scope
+from ctxtool.draft.describe.select import Select
+from ctxtool.draft.describe.words import _conjuncts, _join_conditions
+from ctxtool.draft.model import Model
+from ctxtool.draft.workload import parse
+
+__all__ = ["Describer", "Scope", "instantiate"]
+
+
+class Describer(Conditions, Select):
+    def __init__(self, model: Model) -> None:
+        self.m = model
+        self._plain = False  # labels without their table's name (inside "for accounts with ...")
+        self._question = False  # heads as questions ("How many cinemas ...?") instead of phrases
+        self._in_set = False  # describing one side of UNION / INTERSECT / EXCEPT
+        self._having_said = False  # the question's head already says its HAVING
+
+    def __call__(self, sql: str) -> str:
+        return self.describe(sql)
+
+    def question(self, sql: str) -> str:
+        """The question a person asks for ``sql``: "How many cinemas are there?", "What are the names
+        of cinemas with capacity above 300?", "Which location has the most cinemas?"."""
+        self._question = True
+        try:
+            text = self.describe(sql)
+        finally:
+            self._question = False
+        text = text.rstrip(" .?")
+        return text[:1].upper() + text[1:] + "?"
+
+    def wordings(self, sql: str) -> tuple[str, str]:
+        """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
+        return self.question(sql), self.describe(sql)
+
+    def describe(self, sql: str) -> str:
+        tree = parse(sql, self.m.dialect)
+        if tree is None:
+            return "Results of a query"
+        if isinstance(tree, exp.SetOperation):
+            return self.describe_set(tree)
+        if not isinstance(tree, exp.Select):
+            return "Results of a query"
+        return self.describe_select(tree)
+
+    def except_related(self, left: exp.Expression, right: exp.Expression) -> str | None:
+        """``SELECT name FROM artist EXCEPT SELECT artist.name FROM artist JOIN album ...``: the same
+        columns, less those of rows joined to another table -> "that have no album (with ...)"."""
+        if not isinstance(left, exp.Select) or not isinstance(right, exp.Select):
+            return None
+        ls, rs = Scope(self.m, left), Scope(self.m, right)
+        lcols = [ls.column(p.this if isinstance(p, exp.Alias) else p) for p in left.expressions]
+        rcols = [rs.column(p.this if isinstance(p, exp.Alias) else p) for p in right.expressions]
+        if not lcols or None in lcols or None in rcols or right.args.get("group") is not None:
+            return None
+        if left.args.get("group") is not None or len(lcols) != len(rcols):
+            return None
+        if lcols == rcols:
+            extra = [t for t in rs.order if t not in ls.order]
+        elif len(ls.order) == 1 and all(
+            referenced(self.m, c) is ls.order[0] or c.name == lc.name
+            for c, lc in zip(rcols, lcols, strict=True)
+        ):
+            # SELECT id FROM student EXCEPT SELECT stuid FROM has_allergy: students with no allergy
+            end = other_end(self.m, rcols[0].table, {ls.order[0].name.lower()})
+            extra = [end or rcols[0].table]
+        else:
+            return None
+        if not extra:
+            return None
+        words = []
+        where = right.args.get("where")
+        self._plain = True
+        try:
+            for c in _conjuncts(where.this) if where is not None else []:
+                _, w = self.condition(rs, c)
+                if w:
+                    words.append(w)
+        finally:
+            self._plain = False
+        one = extra[0].names.singular
+        return f"with no {one}" + (" " + _join_conditions(words) if words else "")
+
+    def describe_set(self, tree: exp.Expression) -> str:
+        """UNION / INTERSECT / EXCEPT as a person says them: what both sides share said once, then
+        "both A and B", "A or B", "A but not B" ("Title of courses with department name both
+        'Statistics' and 'Psychology'")."""
+        if isinstance(tree, exp.Subquery):
+            tree = tree.this
+        if isinstance(tree, exp.Select):
+            return self.describe_select(tree)
+        if not isinstance(tree, exp.SetOperation):
+            return "Results of a query"
+        if isinstance(tree, exp.Except):
+            related = self.except_related(tree.left, tree.right)
+            if related:
+                return f"{self.describe_set(tree.left)} {related}"
+        saved, self._in_set = self._in_set, True
+        try:
+            left = self.describe_set(tree.left).split()
+            right = self.describe_set(tree.right).split()
+        finally:
+            self._in_set = saved
+        k = 0
+        while k < min(len(left), len(right)) and left[k].lower() == right[k].lower():
+            k += 1
+        shared, lrest, rrest = " ".join(left[:k]), " ".join(left[k:]), " ".join(right[k:])
+        rrest = rrest[:1].lower() + rrest[1:] if not k else rrest
+        if isinstance(tree, exp.Intersect):
+            if not lrest:
+                return f"{shared} {rrest}".strip()
+            return f"{shared} both {lrest} and {rrest}".strip()
+        if isinstance(tree, exp.Except):
+            if not lrest:
+                return f"{shared} except those {rrest}".strip()
+            return f"{shared} {lrest} but not {rrest}".strip()
+        if not lrest or not rrest:
+            return " ".join(left)
+        return f"{shared} {lrest} or {rrest}".strip()

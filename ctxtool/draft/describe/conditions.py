@@ -1,0 +1,370 @@
+"""Conditions, aggregates and subqueries in words: "with capacity above 300", "the average age of
+singers", "without any schedules", "with age above the average age of singers"."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
+from ctxtool.draft.describe.words import _article, _expr_label, _join_conditions
+from ctxtool.draft.model import Column, Model, Table
+from ctxtool.draft.templates import qualified_label
+from ctxtool.runtime.text import lemma
+
+
+def referenced(model: Model, col: Column) -> Table | None:
+    """The table a (one-column) reference points to: by a foreign key, or, where none is declared,
+    the other table whose key has the column's name (``dormid`` -> dorm)."""
+    for j in model.joins:
+        if j.child is col.table and len(j.pairs) == 1 and j.pairs[0][0] is col and j.parent is not col.table:
+            return j.parent
+    if col.in_pk and len(col.table.primary_key) == 1:
+        return None
+    mine = key_strength(col)
+    found = [
+        (key_strength(k), t)
+        for t in model.tables
+        if t is not col.table and (k := t.column(col.name)) is not None and key_strength(k) > mine
+    ]
+    best = [t for strength, t in found if strength == max(s for s, _ in found)] if found else []
+    return best[0] if len(best) == 1 else None  # the surest key of that name, when only one
+
+
+def other_end(model: Model, table: Table, besides: set[str] = frozenset()) -> Table | None:
+    """For a table that references two others (a link table, has_allergy between students and
+    allergy types), the one it references other than ``besides`` (names, lower-case): what a person
+    names when counting or excluding its rows ("students with an allergy"). None for other tables."""
+    refs: list[Table] = []
+    own = 0  # columns that are not references: a link table has at most one (a date, a room)
+    for c in table.columns:
+        t = referenced(model, c)
+        if t is not None and t not in refs:
+            refs.append(t)
+        elif t is None and key_strength(c) < 2:
+            own += 1
+    if len(refs) < 2 or own > 1:
+        return None
+    rest = [t for t in refs if t.name.lower() not in besides]
+    return rest[0] if rest else None
+
+
+def _ends_of(model: Model, col: Column) -> set[str]:
+    """The tables a compared column stands for: its own and the one it references."""
+    ref = referenced(model, col)
+    return {col.table.name.lower()} | ({ref.name.lower()} if ref is not None else set())
+
+
+def counts_things(label: str) -> bool:
+    """A numeric column named by a plural noun ("cows", "working horses") holds a count of things."""
+    last = label.rsplit(" ", 1)[-1].lower()
+    if not last.isalpha() or not last.endswith("s") or last.endswith(("ss", "us", "is")):
+        return False
+    if label.lower().startswith(("total ", "number ", "count ", "num ")):
+        return False
+    base, _ = lemma(last)
+    return base != last
+
+
+def merged_label(table: Table, col: Column) -> str:
+    """A column of another table named with its table, the word they share said once: "amenity
+    name" of a dorm amenity -> "dorm amenity name"; "region" of a district -> "district region"."""
+    label = qualified_label(table, col)
+    first, _, rest = col.label.partition(" ")
+    singular = table.names.singular
+    if rest and label != col.label and singular.lower().endswith(" " + first.lower()):
+        return f"{singular} {rest}"
+    return label
+
+
+class Conditions:
+    """The describer's clause words (mixed into :class:`ctxtool.draft.describe.Describer`)."""
+
+    m: object
+    _plain: bool
+    _question: bool
+    _in_set: bool
+
+    def subquery_words(self, sub: exp.Expression) -> tuple[Table | None, str, str]:
+        """(its main table, its aggregate or head in words, its conditions in words) of a subquery."""
+        while isinstance(sub, (exp.Subquery, exp.Paren)):
+            sub = sub.this
+        if not isinstance(sub, exp.Select):
+            return None, "", ""
+        scope = Scope(self.m, sub)
+        main = scope.main
+        saved = self._plain, self._question, self._in_set
+        self._plain = self._question = self._in_set = False
+        try:
+            full = self.describe_select(sub)
+        finally:
+            self._plain, self._question, self._in_set = saved
+        conds = ""
+        if main is not None:
+            marker = f" of {main.names.plural}"
+            at = full.find(marker)
+            if at >= 0:
+                conds = full[at + len(marker) :].strip()
+                full = full[: at + len(marker)]
+        return main, full[:1].lower() + full[1:], conds
+
+    def compared_to_subquery(
+        self, scope: Scope, left: exp.Expression, cls: type, sub: exp.Expression
+    ) -> tuple[Table | None, str]:
+        """``age > (SELECT AVG(age) ...)`` -> "with age above the average age of singers";
+        ``age = (SELECT MIN(age) ...)`` -> "with the lowest age"."""
+        col = scope.column(left)
+        label = self.label(scope, col, left)
+        table = col.table if col else None
+        inner = sub.this if isinstance(sub, (exp.Subquery, exp.Paren)) else sub
+        agg = inner.expressions[0] if isinstance(inner, exp.Select) and inner.expressions else None
+        agg = agg.this if isinstance(agg, exp.Alias) else agg
+        _, head, conds = self.subquery_words(sub)
+        if cls is exp.EQ and isinstance(agg, (exp.Max, exp.Min)) and not conds:
+            return table, f"with the {'highest' if isinstance(agg, exp.Max) else 'lowest'} {label}"
+        word = {exp.GT: "above", exp.GTE: "at least", exp.LT: "below", exp.LTE: "at most"}.get(
+            cls, "equal to"
+        )
+        return table, f"with {label} {word} the {head}" + (f" {conds}" if conds else "")
+
+    # -- pieces -------------------------------------------------------------------------------
+
+    def label(self, scope: Scope, col: Column | None, node: exp.Expression | None = None) -> str:
+        if col is None:
+            return _expr_label(node) if node is not None else "value"
+        if scope.main is not None and col.table is not scope.main and not self._plain:
+            return merged_label(col.table, col)
+        return col.label
+
+    def aggregate(self, scope: Scope, node: exp.Expression) -> str | None:
+        inner = node.this if isinstance(node, exp.Alias) else node
+        main = scope.main
+        subject = main.names.plural if main else "rows"
+        if isinstance(inner, exp.Count):
+            arg = inner.this
+            if isinstance(arg, exp.Distinct):
+                cols = arg.expressions
+                col = scope.column(cols[0]) if cols else None
+                if col is not None and col.in_pk and len(col.table.primary_key) == 1:
+                    return f"Number of {col.table.names.plural}"
+                parent = referenced(self.m, col) if col is not None else None
+                if parent is not None and col is not None:  # COUNT(DISTINCT dormid) FROM has_amenity
+                    end = other_end(self.m, col.table, {parent.name.lower()})
+                    one = (end or col.table).names.singular
+                    return f"Number of {parent.names.plural} with {_article(one)} {one}"
+                label = self.label(scope, col, cols[0] if cols else None)
+                owner = f" of {col.table.names.plural}" if col is not None else ""
+                return f"Number of distinct {label}{owner}"
+            if arg is None or isinstance(arg, exp.Star):
+                counted = scope.bottom() if scope.select.args.get("group") is not None else None
+                counted = counted or main  # (a GROUP BY of a join counts the rows of its bottom table)
+                if counted is not None:
+                    # the rows of a link table counted: the things at its other end ("students")
+                    used = {
+                        c.name.lower()
+                        for k in ("group", "where")
+                        if (n := scope.select.args.get(k))
+                        for c in n.find_all(exp.Column)
+                    }
+                    used_tables = {
+                        t.name.lower()
+                        for c in counted.columns
+                        if c.name.lower() in used and (t := referenced(self.m, c))
+                    }
+                    group = scope.select.args.get("group")
+                    if group is not None:  # counted per group of another table: that table is not counted
+                        grouped = [scope.column(g) for g in group.expressions]
+                        used_tables |= {
+                            c.table.name.lower() for c in grouped if c is not None and c.table is not counted
+                        }
+                    else:
+                        used_tables |= {t.name.lower() for t in scope.order if t is not counted}
+                    end = other_end(self.m, counted, used_tables)
+                    if end is not None:
+                        return f"Count of {end.names.plural}"
+                return f"Count of {counted.names.plural if counted else subject}"
+            col = scope.column(arg)
+            if col is not None and col.in_pk:
+                return f"Count of {col.table.names.plural}"
+            return f"Count of {subject} with a {self.label(scope, col, arg)}"
+        words = {exp.Sum: "Total", exp.Avg: "Average", exp.Max: "Highest", exp.Min: "Lowest"}
+        for cls, word in words.items():
+            if isinstance(inner, cls):
+                col = scope.column(inner.this)
+                label = self.label(scope, col, inner.this)
+                if col is not None and col.category == "date":
+                    word = {"Highest": "Latest", "Lowest": "Earliest"}.get(word, word)
+                if word == "Average" and label.lower().startswith("average "):
+                    word = "Overall"
+                if (
+                    self._question
+                    and word in ("Highest", "Lowest")
+                    and (col is None or col.category != "date")
+                ):
+                    word = {"Highest": "Maximum", "Lowest": "Minimum"}[word]  # as questions say it
+                if col is not None and col.category == "number" and counts_things(label):
+                    # a column that counts things: "the average number of horses", "maximum number of"
+                    word = {"Highest": "Maximum", "Lowest": "Minimum"}.get(word, word)
+                    label = "number of " + label
+                owner = col.table.names.plural if col is not None else subject
+                return f"{word} {label} of {owner}"
+        return None
+
+    def condition(self, scope: Scope, node: exp.Expression) -> tuple[Table | None, str]:
+        """(the table a condition is about, its words)."""
+        if isinstance(node, exp.Paren):
+            return self.condition(scope, node.this)
+        if isinstance(node, exp.And):  # inside an OR: "(a AND b) OR c"
+            lt, lw = self.condition(scope, node.left)
+            _, rw = self.condition(scope, node.right)
+            return lt, _join_conditions([lw, rw])
+        if isinstance(node, exp.Or):
+            lt, lw = self.condition(scope, node.left)
+            _, rw = self.condition(scope, node.right)
+            return lt, f"{lw} or {rw}"
+        if isinstance(node, exp.Not):
+            inner = node.this
+            if isinstance(inner, exp.Is):
+                col = scope.column(inner.this)
+                return (col.table if col else None), f"with a known {self.label(scope, col, inner.this)}"
+            if isinstance(inner, exp.Paren):
+                inner = inner.this
+            if isinstance(inner, exp.In) and inner.args.get("query") is not None:
+                col = scope.column(inner.this)
+                sub_main, _, conds = self.subquery_words(inner.args["query"])
+                if sub_main is not None:
+                    if col is not None and (end := other_end(self.m, sub_main, _ends_of(self.m, col))):
+                        sub_main = end  # NOT IN (SELECT stuid FROM has_allergy): "without any allergy types"
+                    return (col.table if col else None), f"without any {sub_main.names.plural}" + (
+                        f" {conds}" if conds else ""
+                    )
+            if isinstance(inner, exp.EQ):
+                t, words = self.condition(scope, exp.NEQ(this=inner.this, expression=inner.expression))
+                return t, words
+            t, words = self.condition(scope, inner)
+            return t, f"not {words}"
+        if isinstance(node, exp.Is):
+            col = scope.column(node.this)
+            label = self.label(scope, col, node.this)
+            if node.args.get("negate"):
+                return (col.table if col else None), f"with a known {label}"
+            return (col.table if col else None), f"without a {label}"
+        if isinstance(node, exp.Between):
+            col = scope.column(node.this)
+            yc = _year_column(scope, node.this)
+            col = col or yc
+            lo, hi = _value_text(node.args["low"], col), _value_text(node.args["high"], col)
+            what = self.label(scope, col, node.this) + (" year" if yc else "")
+            return (col.table if col else None), f"with {what} between {lo} and {hi}"
+        if isinstance(node, exp.In):
+            col = scope.column(node.this)
+            if node.args.get("query") is not None:
+                label = self.label(scope, col, node.this)
+                sub_main, _, conds = self.subquery_words(node.args["query"])
+                if sub_main is not None:
+                    if col is not None and (end := other_end(self.m, sub_main, _ends_of(self.m, col))):
+                        sub_main = end  # IN (SELECT stuid FROM has_allergy ...): "with an allergy type"
+                    one = sub_main.names.singular
+                    return (col.table if col else None), f"with {_article(one)} {one}" + (
+                        f" {conds}" if conds else ""
+                    )
+                sub = node.args["query"]
+                sub = sub.this if isinstance(sub, exp.Subquery) else sub
+                if isinstance(sub, exp.SetOperation):  # IN (SELECT ... INTERSECT SELECT ...)
+                    saved = self._plain, self._question, self._in_set
+                    self._plain = self._question = self._in_set = False
+                    try:
+                        among = self.describe_set(sub)
+                    finally:
+                        self._plain, self._question, self._in_set = saved
+                    return (
+                        col.table if col else None
+                    ), f"with {label} among the {among[:1].lower()}{among[1:]}"
+                return (col.table if col else None), f"with {_article(label)} {label} found by a subquery"
+            values = [_value_text(e) for e in node.expressions]
+            joined = (
+                ", ".join(values[:-1]) + (" or " if len(values) > 1 else "") + values[-1] if values else ""
+            )
+            return (col.table if col else None), f"with {self.label(scope, col, node.this)} {joined}"
+        if isinstance(node, (exp.Like, exp.ILike)):
+            col = scope.column(node.this)
+            pattern = node.expression
+            text = pattern.this if isinstance(pattern, exp.Literal) else _value_text(pattern)
+            label = self.label(scope, col, node.this)
+            core = text.strip("%")
+            if text.startswith("%") and text.endswith("%"):
+                words = f"whose {label} contains '{core}'"
+            elif text.endswith("%"):
+                words = f"whose {label} starts with '{core}'"
+            elif text.startswith("%"):
+                words = f"whose {label} ends with '{core}'"
+            else:
+                words = f"whose {label} matches '{text}'"
+            return (col.table if col else None), words
+        ops = {
+            exp.EQ: "",
+            exp.NEQ: "other than ",
+            exp.GT: "above ",
+            exp.GTE: "of at least ",
+            exp.LT: "below ",
+            exp.LTE: "of at most ",
+        }
+        for cls, word in ops.items():
+            if isinstance(node, cls):
+                left, right = node.this, node.expression
+                if _is_value(left) and not _is_value(right):
+                    left, right = right, left
+                    word = {
+                        "above ": "below ",
+                        "below ": "above ",
+                        "of at least ": "of at most ",
+                        "of at most ": "of at least ",
+                    }.get(word, word)
+                if isinstance(right, (exp.Subquery, exp.Select)) or (
+                    isinstance(right, exp.Paren) and isinstance(right.this, exp.Select)
+                ):
+                    return self.compared_to_subquery(scope, left, cls, right)
+                yc = _year_column(scope, left)
+                if yc is not None:
+                    label = self.label(scope, yc, left)
+                    if cls is exp.EQ:
+                        return yc.table, f"with {label} in {_value_text(right)}"
+                    return yc.table, f"with {label} year {word}{_value_text(right)}"
+                col = scope.column(left)
+                if col is not None and _is_value(right):
+                    label = self.label(scope, col, left)
+                    if col.is_flag and cls is exp.EQ:
+                        return col.table, (
+                            f"that are {label}"
+                            if _value_text(right) in ("true", "1")
+                            else f"that are not {label}"
+                        )
+                    if col.category == "date" and cls is not exp.EQ:
+                        when = {
+                            "above ": "after ",
+                            "below ": "before ",
+                            "of at least ": "on or after ",
+                            "of at most ": "on or before ",
+                        }.get(word, word)
+                        return col.table, f"with {label} {when}{_value_text(right, col)}"
+                    if cls is exp.NEQ and self._question:  # "whose status is not 'Village'"
+                        return col.table, f"whose {label} is not {_value_text(right, col)}"
+                    if (
+                        cls in (exp.GTE, exp.LTE)
+                        and self._question
+                        and word in ("of at least ", "of at most ")
+                    ):
+                        # "aged 25 or older", "opened in 2011 or later": the bound said after the value
+                        yearly = col.is_year or "year" in label.lower().split()
+                        more = (
+                            ("later" if yearly else "more")
+                            if word == "of at least "
+                            else ("earlier" if yearly else "less")
+                        )
+                        return col.table, f"with {label} {_value_text(right, col)} or {more}"
+                    return col.table, f"with {label} {word}{_value_text(right, col)}"
+                rcol = scope.column(right)
+                if col is not None and rcol is not None:
+                    return None, ""  # a join condition written in WHERE
+        return None, "matching " + node.sql(
+            dialect=self.m.dialect if self.m.dialect != "spanner" else "bigquery"
+        )
