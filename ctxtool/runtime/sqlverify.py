@@ -500,12 +500,15 @@ _LABEL_WORDS = frozenset(
 _AGGREGATE_CALL = re.compile(r"\b(?:count|sum|avg|min|max)\s*\(", re.I)
 
 
-def count_or_rows(question: str, q_tokens: set[str], tpl: Any) -> str | None:
+def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "") -> str | None:
     """A reason when one side counts and the other does not: "how many X" answered by the X
-    themselves (no aggregate in the SQL, and no returned column that holds the count of X, as a
-    ``faculty`` column holds the number of faculty), or "what are the X" answered by one count."""
+    themselves (no aggregate in the SQL, no returned column that holds the count of X, as a
+    ``faculty`` column holds the number of faculty, and no "how many" in the template's own words
+    either), or "what are the X" answered by one count."""
     sql = tpl.sql
     if _ASKS_COUNT.search(question) and not _AGGREGATE_CALL.search(sql):
+        if _ASKS_COUNT.search(phrasing):
+            return None  # its author says this column is the count ("How many inhabitants ...": A4)
         said = counted_words(question)
         held = {
             w
@@ -550,7 +553,7 @@ def disagreements(
         (BOTH_WAYS, compared_both_ways(entities, cand, dialect)),
         (UNUSED_VALUE, both_values_one_slot(question, entities, cand)),
         (EXTRA_MEASURE, extra_measure(question, q_set, tpl)),
-        (COUNT_OR_ROWS, count_or_rows(question, q_set, tpl)),
+        (COUNT_OR_ROWS, count_or_rows(question, q_set, tpl, phrasing)),
     ]
     cols = unasked_columns(q_set, cand, entities)
     if cols:
