@@ -17,11 +17,15 @@ MONTHS = "January February March April May June July August September October No
 
 
 def plural_label(col: Column) -> str:
-    """A column's label for many rows: "names", "unit prices"; labels that are not nouns ("directed
-    by", "founded") stay as they are."""
-    label = col.label
+    """A column's label for many rows: "names", "unit prices" (see :func:`plural_words`)."""
+    return plural_words(col.label)
+
+
+def plural_words(label: str) -> str:
+    """A label for many rows: "name" -> "names", "date of birth" -> "dates of birth", "units in
+    stock" stays; labels that are not nouns ("directed by", "founded") stay as they are."""
     m = re.match(r"(.+?)( (?:of|in|on|per|at|for) .+)$", label)
-    if m:  # "date of birth" -> "dates of birth", "units in stock" stays
+    if m:
         head = m.group(1)
         return (head if head.endswith("s") else pluralize(head)) + m.group(2)
     last = label.rsplit(" ", 1)[-1].lower()

@@ -19,10 +19,9 @@ from ctxtool.draft.describe.words import (
     _most,
     _shared_owner,
     _year_label,
-    plural_words,
 )
 from ctxtool.draft.model import Table
-from ctxtool.draft.phrasing import verb
+from ctxtool.draft.phrasing import plural_words, verb
 
 HOW_MANY = {
     exp.GT: "more than",

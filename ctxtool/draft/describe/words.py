@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
 from sqlglot import exp
-
-from ctxtool.draft.names import pluralize
 
 
 def _expr_label(node: exp.Expression) -> str:
@@ -71,21 +67,6 @@ def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
     if isinstance(node, exp.Paren) and isinstance(node.this, exp.And):
         return _conjuncts(node.this)
     return [node]
-
-
-def plural_words(label: str) -> str:
-    """A label for many rows: "name" -> "names", "date of birth" -> "dates of birth"; labels that
-    are not nouns ("directed by", "founded") stay as they are."""
-    m = re.match(r"(.+?)( (?:of|in|on|per|at|for) .+)$", label)
-    if m:
-        head = m.group(1)
-        return (head if head.endswith("s") else pluralize(head)) + m.group(2)
-    last = label.rsplit(" ", 1)[-1].lower()
-    if last in ("by", "of", "in", "at", "on", "to") or re.fullmatch(r"[a-z]+ed", last) or last.endswith("s"):
-        return label
-    if not last.isalpha():
-        return label
-    return pluralize(label)
 
 
 def _shared_owner(aggs: list[str]) -> list[str]:
