@@ -3,6 +3,9 @@ singers", "without any schedules", "with age above the average age of singers"."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from sqlglot import exp
 
 from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
@@ -84,6 +87,17 @@ class Conditions:
     _question: bool
     _in_set: bool
 
+    @contextmanager
+    def _as_part(self) -> Iterator[None]:
+        """Describe a nested query as a part of the sentence: no question form, no plain labels, not
+        inside a set operation; the outer query's state comes back afterwards."""
+        saved = self._plain, self._question, self._in_set
+        self._plain = self._question = self._in_set = False
+        try:
+            yield
+        finally:
+            self._plain, self._question, self._in_set = saved
+
     def subquery_words(self, sub: exp.Expression) -> tuple[Table | None, str, str]:
         """(its main table, its aggregate or head in words, its conditions in words) of a subquery."""
         while isinstance(sub, (exp.Subquery, exp.Paren)):
@@ -92,12 +106,8 @@ class Conditions:
             return None, "", ""
         scope = Scope(self.m, sub)
         main = scope.main
-        saved = self._plain, self._question, self._in_set
-        self._plain = self._question = self._in_set = False
-        try:
+        with self._as_part():
             full = self.describe_select(sub)
-        finally:
-            self._plain, self._question, self._in_set = saved
         conds = ""
         if main is not None:
             marker = f" of {main.names.plural}"
@@ -270,12 +280,8 @@ class Conditions:
                 sub = node.args["query"]
                 sub = sub.this if isinstance(sub, exp.Subquery) else sub
                 if isinstance(sub, exp.SetOperation):  # IN (SELECT ... INTERSECT SELECT ...)
-                    saved = self._plain, self._question, self._in_set
-                    self._plain = self._question = self._in_set = False
-                    try:
+                    with self._as_part():
                         among = self.describe_set(sub)
-                    finally:
-                        self._plain, self._question, self._in_set = saved
                     return (
                         col.table if col else None
                     ), f"with {label} among the {among[:1].lower()}{among[1:]}"
