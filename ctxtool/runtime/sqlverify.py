@@ -18,7 +18,14 @@ from functools import lru_cache
 from typing import Any
 
 from ctxtool.runtime.text import content_tokens
-from ctxtool.runtime.verify import _AXES, NEGATION, OPPOSITE
+from ctxtool.runtime.verify import (
+    _AXES,
+    NEGATION,
+    OPPOSITE,
+    grounded_ops,
+    operator_agreement,
+    sql_realizes,
+)
 
 COUNTED_OTHER = 0.5  # "how many accounts" is not answered by counting the distinct customers
 COLUMN_UNASKED = 0.6  # the template returns a column the question does not ask for
@@ -530,6 +537,63 @@ def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "
     return None
 
 
+def named_disagreements(
+    question: str,
+    entities: list[Any],
+    cand: Any,
+    q_set: set[str],
+    dialect: str,
+    vocabulary: Container[str],
+    entity_words: set[str],
+) -> list[tuple[str, float, str]]:
+    """Every check that finds the candidate's SQL computing something else: (check, factor, reason);
+    the check's name goes into the candidate's factors, so an explanation (and a measurement) can
+    say which check lowered it."""
+    tpl = cand.template
+    phrasing = tpl.phrasings[cand.phrasing].text if tpl.phrasings else tpl.intent
+    found: list[tuple[str, float, str | None]] = [
+        ("other_table", OTHER_TABLE, value_of_other_table(q_set, cand, entities)),
+        ("counted_other", COUNTED_OTHER, counted_thing(question, tpl)),
+        ("extreme_direction", OPPOSITE, extreme_direction(q_set, tpl)),
+        ("contracted_negation", NEGATION, contracted_negation(question, phrasing, q_set)),
+        ("conjunction", CONJUNCTION_CLASH, conjunction(question, entities, cand, dialect)),
+        ("other_entity", OTHER_ENTITY, asked_entity(question, cand, entity_words)),
+        ("one_number", ONE_NUMBER, one_number(question, q_set, tpl)),
+        ("both_ways", BOTH_WAYS, compared_both_ways(entities, cand, dialect)),
+        ("both_values", UNUSED_VALUE, both_values_one_slot(question, entities, cand)),
+        ("extra_measure", EXTRA_MEASURE, extra_measure(question, q_set, tpl)),
+        ("count_or_rows", COUNT_OR_ROWS, count_or_rows(question, q_set, tpl, phrasing)),
+    ]
+    cols = unasked_columns(q_set, cand, entities)
+    if cols:
+        found.append(
+            (
+                "unasked_columns",
+                COLUMN_UNASKED ** len(cols),
+                "the template also returns what the question does not ask: " + ", ".join(cols),
+            )
+        )
+    codes = unlinked_codes(question, entities, cand, vocabulary)
+    if codes:
+        found.append(
+            (
+                "unlinked_codes",
+                UNUSED_VALUE ** len(codes),
+                "the question states values nothing uses: " + ", ".join(codes),
+            )
+        )
+    spelled = spelled_otherwise(cand, entities)
+    if spelled:
+        found.append(
+            (
+                "spelled_otherwise",
+                SPELLED_OTHER ** len(spelled),
+                "the stored value reads otherwise: " + ", ".join(spelled),
+            )
+        )
+    return [(name, f, why) for name, f, why in found if why]
+
+
 def disagreements(
     question: str,
     entities: list[Any],
@@ -540,40 +604,58 @@ def disagreements(
     entity_words: set[str],
 ) -> list[tuple[float, str]]:
     """Every check that finds the candidate's SQL computing something else: (factor, reason)."""
+    found = named_disagreements(question, entities, cand, q_set, dialect, vocabulary, entity_words)
+    return [(f, why) for _, f, why in found]
+
+
+_OPERATOR_REASON = "the question and the template disagree on: "
+
+
+def grounded_operators(
+    question: str, entities: list[Any], cand: Any, q_set: set[str]
+) -> tuple[float, list[str]]:
+    """The operator words' agreement (:func:`ctxtool.runtime.verify.operator_agreement`) with the
+    template's SQL deciding a word one side only states (:func:`ctxtool.runtime.verify.grounded_ops`);
+    an everyday word a value search took for a value ("higher than 42000") still says its operator,
+    and "don't" is the "not" of the other side."""
     tpl = cand.template
-    phrasing = tpl.phrasings[cand.phrasing].text if tpl.phrasings else tpl.intent
-    found: list[tuple[float, str | None]] = [
-        (OTHER_TABLE, value_of_other_table(q_set, cand, entities)),
-        (COUNTED_OTHER, counted_thing(question, tpl)),
-        (OPPOSITE, extreme_direction(q_set, tpl)),
-        (NEGATION, contracted_negation(question, phrasing, q_set)),
-        (CONJUNCTION_CLASH, conjunction(question, entities, cand, dialect)),
-        (OTHER_ENTITY, asked_entity(question, cand, entity_words)),
-        (ONE_NUMBER, one_number(question, q_set, tpl)),
-        (BOTH_WAYS, compared_both_ways(entities, cand, dialect)),
-        (UNUSED_VALUE, both_values_one_slot(question, entities, cand)),
-        (EXTRA_MEASURE, extra_measure(question, q_set, tpl)),
-        (COUNT_OR_ROWS, count_or_rows(question, q_set, tpl, phrasing)),
-    ]
-    cols = unasked_columns(q_set, cand, entities)
-    if cols:
-        found.append(
-            (
-                COLUMN_UNASKED ** len(cols),
-                "the template also returns what the question does not ask: " + ", ".join(cols),
-            )
-        )
-    codes = unlinked_codes(question, entities, cand, vocabulary)
-    if codes:
-        found.append(
-            (UNUSED_VALUE ** len(codes), "the question states values nothing uses: " + ", ".join(codes))
-        )
-    spelled = spelled_otherwise(cand, entities)
-    if spelled:
-        found.append(
-            (SPELLED_OTHER ** len(spelled), "the stored value reads otherwise: " + ", ".join(spelled))
-        )
-    return [(f, why) for f, why in found if why]
+    phrasing = tpl.phrasings[cand.phrasing] if tpl.phrasings else None
+    t_ops = {t for t in (phrasing.tokens if phrasing else tpl.token_set) if t.startswith("__")}
+    q_ops = {t for t in q_set if t.startswith("__")}
+    if any(e.literal is None and e.text == e.text.lower() for e in entities):
+        kept = list(question)
+        for e in entities:
+            if e.literal is not None or e.text != e.text.lower():
+                kept[e.start : e.end] = " " * (e.end - e.start)
+        q_ops |= {t for t in content_tokens("".join(kept)) if t.startswith("__")}
+    for fu in cand.facets:
+        q_ops -= fu.explains
+    text = phrasing.text if phrasing else tpl.intent
+    if ("__not" in q_ops) != ("__not" in t_ops):
+        other = text if "__not" in q_ops else question
+        if _CONTRACTED_NOT.search(other):
+            q_ops.add("__not")
+            t_ops.add("__not")
+    q_ops, t_ops = grounded_ops(q_ops, t_ops, sql_realizes(tpl.sql))
+    return operator_agreement(q_ops, t_ops)
+
+
+def _reground(question: str, entities: list[Any], c: Any, q_set: set[str]) -> None:
+    """Replace the matcher's operator factor by the grounded one (the score moves with it)."""
+    old = c.factors.get("operators")
+    if old is None or old <= 0:
+        return
+    new, clashes = grounded_operators(question, entities, c, q_set)
+    if abs(new - old) < 1e-9:
+        return
+    ratio = new / old
+    c.factors["operators"] = round(new, 4)
+    c.score = round(min(c.score * ratio, 1.0), 4)
+    c.evidence = round(min(c.evidence * ratio, 1.0), 4)
+    c.checks = round(min(c.checks * ratio, 1.0), 4)
+    c.reasons = [r for r in c.reasons if not r.startswith(_OPERATOR_REASON)]
+    if clashes:
+        c.reasons.insert(0, _OPERATOR_REASON + ", ".join(clashes))
 
 
 def review(
@@ -591,16 +673,18 @@ def review(
     vocabulary: Container[str] = matcher.index.postings if matcher is not None else set()
     entity_words: set[str] = getattr(matcher, "entity_words", set())
     for c in cands:
-        found = disagreements(question, entities, c, q_set, dialect, vocabulary, entity_words)
+        _reground(question, entities, c, q_set)
+        found = named_disagreements(question, entities, c, q_set, dialect, vocabulary, entity_words)
         if not found:
             continue
         factor = 1.0
-        for f, _ in found:
+        for name, f, _ in found:
             factor *= f
+            c.factors[f"sql.{name}"] = round(f, 4)
         c.score = round(c.score * factor, 4)
         c.evidence = round(c.evidence * factor, 4)
         c.checks = round(c.checks * factor, 4)
-        c.reasons.append("the SQL disagrees with the question: " + "; ".join(why for _, why in found))
+        c.reasons.append("the SQL disagrees with the question: " + "; ".join(why for _, _, why in found))
     cands.sort(key=lambda c: -c.score)
     reverse_pairs(cands)
     return cands

@@ -1,0 +1,91 @@
+"""Operator words decided by the template's SQL (ctxtool.runtime.verify.grounded_ops): a word only
+one side states counts against a candidate only when the SQL computes what the word says (or the
+question asks for something the SQL does not compute). Our own small templates, no database."""
+
+from __future__ import annotations
+
+from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.matching import Candidate
+from ctxtool.runtime.sqlverify import grounded_operators
+from ctxtool.runtime.text import content_tokens
+from ctxtool.runtime.verify import grounded_ops, operator_agreement, sql_realizes
+
+
+def ops(text: str) -> set[str]:
+    return {t for t in content_tokens(text) if t.startswith("__")}
+
+
+def agreement(question: str, wording: str, sql: str) -> float:
+    q, t = grounded_ops(ops(question), ops(wording), sql_realizes(sql))
+    return operator_agreement(q, t)[0]
+
+
+def test_what_the_sql_computes():
+    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC LIMIT 1") == {"end"}
+    assert sql_realizes("SELECT count(*) FROM boat WHERE length >= 3") == {"range", "__count"}
+    assert sql_realizes("SELECT name FROM boat WHERE owner <> 'a > b'") == {"negation"}
+    assert sql_realizes("SELECT avg(length), sum(width) FROM boat") == {"__avg", "__sum"}
+
+
+def test_a_wording_word_the_sql_does_not_compute_is_no_operator():
+    # "the phone number of" counts nothing; "first name" takes no end; "under the code" compares nothing
+    sql = "SELECT first_name, phone_number FROM sailor WHERE club = $1"
+    assert (
+        operator_agreement(
+            ops("full names and phones of sailors in club X"),
+            ops("the first name and phone number of sailors under club $1"),
+        )[0]
+        < 1
+    )
+    assert (
+        agreement(
+            "full names and phones of sailors in club X",
+            "the first name and phone number of sailors under club $1",
+            sql,
+        )
+        == 1.0
+    )
+
+
+def test_a_word_the_question_alone_states_is_met_by_the_sql():
+    sql = "SELECT name FROM sailor WHERE age >= $1"
+    assert agreement("sailors at least 25 years old", "sailors aged $1 or older", sql) == 1.0
+    # the youngest, said as the smallest age: one end on two axes
+    sql = "SELECT name FROM sailor ORDER BY age ASC LIMIT 1"
+    assert agreement("the youngest sailor", "the sailor with the smallest age", sql) == 1.0
+    assert agreement("how many boats each sailor has", "the boats of each sailor and their number", sql) < 1
+
+
+def test_what_the_sql_computes_still_has_to_be_asked():
+    sql = "SELECT label FROM album GROUP BY label ORDER BY count(*) DESC LIMIT 1"
+    assert agreement("what are all the labels", "the label that has the most albums", sql) < 1
+    # the question asks for an end the SQL does not take
+    assert (
+        agreement(
+            "the most common college", "the authors and their colleges", "SELECT author, college FROM s"
+        )
+        < 1
+    )
+    # words on one axis both sides state still differ, computed or not
+    assert agreement("the latest boat", "the first boat", "SELECT name FROM boat") < 1
+
+
+def test_an_opposite_is_still_an_opposite():
+    sql = "SELECT name FROM boat ORDER BY length DESC LIMIT 1"
+    assert agreement("the boat with the fewest sails", "the boat with the most sails", sql) < 0.5
+
+
+def test_a_candidate_reads_its_value_words_and_contracted_negations():
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Which sailors don't own a boat?",
+            "sql": "SELECT name FROM sailor WHERE id NOT IN (SELECT owner FROM boat)",
+        },
+        "postgres",
+    )
+    cand = Candidate(tpl, 0, 0.6, {})
+    q = "Which sailors do not own any boat?"
+    factor, clashes = grounded_operators(q, [], cand, set(content_tokens(q)))
+    assert factor == 1.0 and not clashes
