@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ctxtool.runtime.bind import Entity, bind_slots, stated_values
+from ctxtool.runtime.bind import Entity, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
 from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
@@ -35,6 +35,7 @@ FACET_WINDOW = 4
 FACET_SIMILARITY = 0.7
 _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
+EITHER_ONE_VALUE = 0.7
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
 # a value the question states that nothing uses: another question (a condition would be dropped)...
@@ -217,8 +218,10 @@ class Matcher:
         if self.semantic is not None:
             sims = self.semantic.nearest(question, self.k, [(e.start, e.end) for e in entities])
             ids = list(dict.fromkeys([*sims, *ids]))
-        if stated_values(question, [self.templates[i] for i in ids], entities):
+        near = [self.templates[i] for i in ids]
+        if stated_values(question, near, entities):
             q_tokens = self.question_tokens(question, entities)
+        split_names(question, near, entities)
         if not ids and entities:
             ids = list(range(min(len(self.templates), self.k)))
         facet_ids = self.facet_index.candidates(lookup, self.k) if self.facets else []
@@ -402,6 +405,10 @@ class Matcher:
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))
             # "for each type" asks for groups; a template that returns one row does not answer it
             # (only with a measure: "the title of each film" lists films, "the number for each" groups)
+            # "either A or B" asks for two alternatives: a template with one value does not hold both
+            if "__either" in q_set and "__either" not in t_set and len(tpl.slots) == 1 and not facets:
+                factors["either"] = EITHER_ONE_VALUE
+                reasons.append("the question asks for either of two, the template holds one value")
             aggregate = q_set & {"__count", "__avg", "__sum", "__max", "__min"}
             if (
                 "__each" in q_set
@@ -426,7 +433,10 @@ class Matcher:
             unused = [
                 i
                 for i in range(len(entities))
-                if i not in f_used and not _stated_by(entities[i], phrasing.text)
+                if i not in f_used
+                and not entities[i].part  # a quoted name counts once, whole
+                and not (overlapping(entities, i) & f_used)
+                and not _stated_by(entities[i], phrasing.text)
             ]
             if unused:
                 factors["unused"] = math.prod(unused_weight(entities[i], question) for i in unused)

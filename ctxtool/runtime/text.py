@@ -308,7 +308,11 @@ _SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _MDY = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(\d{{4}})\b", re.I)
-_NUMBER = re.compile(r"(?<![\w.$])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.$])-?\d+(?:\.\d+)?(?![\w])")
+# a number inside a code ("CIS-220", "ACCT-211", "220-B") is part of the code, not a number
+_NUMBER = re.compile(
+    r"(?<![\w.$])(?<![A-Za-z]-)-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
+    r"|(?<![\w.$])(?<![A-Za-z]-)-?\d+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
+)
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|‘([^’]+)’")
 _SCALE = {"thousand": 1000, "k": 1000, "million": 1_000_000, "m": 1_000_000}
 NUMBER_WORDS = {
@@ -319,6 +323,15 @@ NUMBER_WORDS = {
     )
 }
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+_TIMES = {"twice": 2, "thrice": 3}  # "used more than twice"
+_TIMES_WORD = re.compile(r"\b(twice|thrice)\b", re.I)
+# a letter or digit a pattern is about: "starts with A", "the letter s", "contains the character 5"
+_PATTERN = re.compile(
+    r"\b(?:(?:letter|character|char)|(?:starts?|starting|started|begins?|beginning|ends?|ending|ended)"
+    r"\s+with(?:\s+(?:the|an?))?(?:\s+(?:letters?|characters?))?)\s+['\"‘“]?([A-Za-z0-9])['\"’”]?"
+    r"(?![\w'’-])",
+    re.I,
+)
 
 
 _RANK_BEFORE = re.compile(r"\b(?:top|first|last|bottom)\s+$", re.I)
@@ -380,6 +393,10 @@ def find_literals(text: str) -> list[Literal]:
     for m in _QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         found.append(Literal("quoted", inner, m.start(), m.end(), inner))
+    for m in _PATTERN.finditer(text):
+        lone = m.group(1) in ("a", "i") and not re.search(r"letter|char", m.group(), re.I)
+        if free(m.start(1), m.end(1)) and not lone:  # "starts with a vowel" is no pattern 'a'
+            found.append(Literal("quoted", m.group(1), m.start(1), m.end(1), m.group(1)))
     for rx, order in ((_ISO, "ymd"), (_SLASH, "dmy"), (_MDY, "Mdy"), (_DMY, "dMy")):
         for m in rx.finditer(text):
             if not free(m.start(), m.end()):
@@ -413,6 +430,11 @@ def find_literals(text: str) -> list[Literal]:
     for m in _NUMBER_WORD.finditer(text):
         if free(m.start(), m.end()):
             lit = Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()])
+            _mark_number(lit, text)
+            found.append(lit)
+    for m in _TIMES_WORD.finditer(text):
+        if free(m.start(), m.end()):
+            lit = Literal("number", m.group(), m.start(), m.end(), _TIMES[m.group().lower()])
             _mark_number(lit, text)
             found.append(lit)
     found.sort(key=lambda lit: lit.start)
