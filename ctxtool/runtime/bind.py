@@ -179,7 +179,7 @@ def compatibility(entity: Entity, slot: Slot) -> float:
 
 
 def bind_slots(
-    slots: list[Slot], entities: list[Entity], used: set[int]
+    slots: list[Slot], entities: list[Entity], used: set[int], pairs: frozenset[str] = frozenset()
 ) -> dict[str, tuple[int, float]] | None:
     """slot key -> (entity index, compatibility); None when a slot cannot be filled. Slots take the
     best compatible entity, the earliest on ties, so "between 1995 and 1997" fills in order. The
@@ -189,10 +189,24 @@ def bind_slots(
     if not parts:
         return _bind(slots, entities, used, set())
     out = _bind(slots, entities, used, parts)
-    if out is not None:
+    if out is not None or not pairs:
         return out
+    # the words of a name go to the two side-by-side slots only (``pairs``: see adjacent_slots)
     wholes = {j for i in parts for j in overlapping(entities, i) if not entities[j].part}
-    return _bind(slots, entities, used, wholes)
+    out = _bind(slots, entities, used, wholes)
+    if out is not None and any(entities[i].part and k not in pairs for k, (i, _) in out.items()):
+        return None
+    return out
+
+
+def adjacent_slots(tpl: Compiled) -> frozenset[str]:
+    """The keys of slots whose placeholders the template's wording writes side by side ("$1 $2")."""
+    keys: set[str] = set()
+    for m in _ADJACENT.finditer(tpl.parameterized_intent):
+        for g in m.groups():
+            if g.startswith("$"):
+                keys.add(g[1:])
+    return frozenset(keys)
 
 
 def _bind(
@@ -236,8 +250,7 @@ def split_names(question: str, templates: list[Compiled], entities: list[Entity]
     if not any(e.kind == "quoted" for e in entities):
         return False
     pairs = any(
-        _ADJACENT.search(t.parameterized_intent)
-        and sum(1 for s in t.slots if s.kind == "text") >= 2
+        _ADJACENT.search(t.parameterized_intent) and sum(1 for s in t.slots if s.kind == "text") >= 2
         for t in templates
     )
     if not pairs:

@@ -17,8 +17,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ctxtool.runtime.bind import Entity, bind_slots, overlapping, split_names, stated_values
-from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
+from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
+from ctxtool.runtime.candidates import SemanticIndex, filled_wording, masked, placeholder_spans
 from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.index import ItemIndex
@@ -35,6 +35,7 @@ FACET_WINDOW = 4
 FACET_SIMILARITY = 0.7
 _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
+FILLED_TOP = 0  # (off: see _filled) candidates compared again with the question's values in their wording
 EITHER_ONE_VALUE = 0.7
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
@@ -146,6 +147,27 @@ def _or_between(
     return False
 
 
+_SQL_OPERATORS = (
+    (re.compile(r"\bCOUNT\s*\(", re.I), "__count"),
+    (re.compile(r"\bAVG\s*\(", re.I), "__avg"),
+    (re.compile(r"\bSUM\s*\(", re.I), "__sum"),
+    (re.compile(r"\bMAX\s*\(|\bORDER\s+BY\s[^;]*\bDESC\s+LIMIT\b", re.I), "__max"),
+    (re.compile(r"\bMIN\s*\(|\bORDER\s+BY\s(?:(?!\bDESC\b)[^;])*\bLIMIT\b", re.I), "__min"),
+    (re.compile(r"\bDISTINCT\b", re.I), "__distinct"),
+    (re.compile(r"\bGROUP\s+BY\b", re.I), "__each"),
+    (re.compile(r"\bORDER\s+BY\b", re.I), "__order"),
+    (re.compile(r"\bNOT\b|\bEXCEPT\b|!=|<>", re.I), "__not"),
+)
+
+
+def sql_operators(sql: str) -> frozenset[str]:
+    """The operator tokens a template's SQL computes (a count, an average, distinct rows, groups, a
+    negation...): another view of what the template means, for question words its wording does not
+    say ("Count the distinct locations" of "How many locations?" over ``COUNT(DISTINCT ...)``). They
+    only explain the question's words; a template is never asked to be stated by them."""
+    return frozenset(tok for rx, tok in _SQL_OPERATORS if rx.search(sql))
+
+
 def _asks_who_has_the_most(question: str) -> bool:
     """ "... with the most students", "... has the smallest GDP": an extreme word right after
     "with the" / "has the" asks for the one that has it."""
@@ -184,6 +206,7 @@ class Matcher:
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
         self._returned: dict[int, set[str]] = {}
+        self._sql_ops = {id(t): sql_operators(t.sql) for t in templates}
 
     def vocabulary(self) -> set[str]:
         return self.index.vocabulary()
@@ -235,9 +258,33 @@ class Matcher:
             if cand is not None:
                 out.append(cand)
         out.sort(key=lambda c: -c.score)
+        if self.semantic is not None and entities and out and FILLED_TOP:
+            self._filled(question, entities, out[:FILLED_TOP])
+            out.sort(key=lambda c: -c.score)
         if not self.calibrated:
             return out[:limit]
         return calibrate(out[:limit], self.semantic is not None)
+
+    def _filled(self, question: str, entities: list[Entity], cands: list[Candidate]) -> None:
+        """The best candidates with slots, compared again as their wording reads with the question's
+        values in the slots: what the question asks of those values (their similarity rises when
+        that reads closer than the masked or example forms)."""
+        assert self.semantic is not None
+        todo: list[tuple[Candidate, str]] = []
+        for c in cands:
+            if not c.bindings:
+                continue
+            values = {k: entities[i].text for k, (i, _) in c.bindings.items()}
+            text = filled_wording(c.template, values)
+            if text:
+                todo.append((c, text))
+        if not todo:
+            return
+        sims = self.semantic.filled_similarity(question, [t for _, t in todo])
+        for (c, _), sim in zip(todo, sims, strict=True):
+            if sim > c.similarity:
+                c.similarity = round(sim, 4)
+                c.evidence = c.score = round(self.combine(sim, c.lexical) * c.checks, 4)
 
     def combine(self, similarity: float, lexical: float) -> float:
         """The evidence that the template asks what the question asks, before the checks: the
@@ -291,7 +338,7 @@ class Matcher:
         similarity: float = 0.0,
         question: str = "",
     ) -> Candidate | None:
-        bindings = bind_slots(tpl.slots, entities, set())
+        bindings = bind_slots(tpl.slots, entities, set(), adjacent_slots(tpl))
         if bindings is None:
             return None
         used = {i for i, _ in bindings.values()}
@@ -305,9 +352,11 @@ class Matcher:
             if e.literal is not None:
                 literal_words.update(content_tokens(e.text))
         best: Candidate | None = None
+        # what the SQL computes explains the question's words of that kind (never asks for them)
+        by_sql = q_set & self._sql_ops.get(id(tpl), frozenset())
         for p_i, phrasing in enumerate(tpl.phrasings):
             t_set = set(phrasing.tokens)
-            explained = q_set & (t_set | bound_descr | self._returned_words(tpl))
+            explained = q_set & (t_set | bound_descr | self._returned_words(tpl) | by_sql)
             facets: list[FacetUse] = []
             f_used = set(used)
             equal_to: set[str] = set()  # columns a chosen facet already holds equal to a value
@@ -367,7 +416,7 @@ class Matcher:
             # agree: a question about the lowest salary is not answered by the highest-salary template
             by_facets = set().union(*(fu.explains for fu in facets)) if facets else set()
             q_ops = {t for t in q_set if t.startswith("__")} - by_facets
-            t_ops = {t for t in t_set if t.startswith("__")}
+            t_ops = {t for t in t_set if t.startswith("__")} | by_sql
             agree, clashes = operator_agreement(q_ops, t_ops)
             factors["operators"] = agree
             if clashes:

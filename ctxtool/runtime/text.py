@@ -33,6 +33,7 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("most recent", "__max_date"),
     ("most recently", "__max_date"),
     ("number of", "__count"),
+    ("numbers of", "__count"),
     ("count of", "__count"),
     ("more than", "__gt"),
     ("greater than", "__gt"),
@@ -238,12 +239,68 @@ def lemma(word: str) -> tuple[str, str | None]:
     return word, None
 
 
+# words before "number of" that make it a compound noun ("the phone number of", "room number of"),
+# not a count: a count is "the number of", "a number of", "total number of", "how many"...
+_COUNT_BEFORE = frozenset(
+    "the a an total average mean largest smallest highest lowest greatest biggest maximum minimum "
+    "max min same different distinct and or of by in with for per what which whose their its his her "
+    "descending ascending decreasing increasing".split()
+)
+_COMPOUND_NUMBER = re.compile(r"(?<= )([a-z]+) number(s?) of ")
+# English contractions of "not": "don't" says "do not"
+_NOT = re.compile(r"\b(ca|wo|do|does|did|is|are|was|were|has|have|had|could|would|should|must|need)n[’']t\b")
+# a person's names ("first name" is no "first" in time; a full name is the first and last name)
+_NAMES = (
+    (re.compile(r"\bfull names?\b"), "firstname lastname"),
+    (re.compile(r"\bfirst names?\b"), "firstname"),
+    (re.compile(r"\b(?:last|family|sur) ?names?\b"), "lastname"),
+    (re.compile(r"\bnot only\b"), " "),  # "not only A but also B" asks for both
+)
+
+
+_WHICH = re.compile(r"\bwhich\b", re.I)
+_SENTENCE_END = re.compile(r"(?:^|[.?!:;])\s*(?:\S+\s+)?$")
+
+
+def _relative_which(text: str) -> str:
+    """ "which" asks a question only at the start of a sentence ("Which loan has ...", "In which
+    year ..."); inside one it only joins a clause ("the buildings which have rooms")."""
+    if "which" not in text.lower():
+        return text
+    return _WHICH.sub(lambda m: m.group() if _SENTENCE_END.search(text[: m.start()]) else " ", text)
+
+
 def _canonical_text(text: str) -> str:
+    text = _relative_which(text)
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
     low = re.sub(r"\s+", " ", low)
+    low = _NOT.sub(
+        lambda m: ("can" if m.group(1) == "ca" else "will" if m.group(1) == "wo" else m.group(1)) + " not",
+        low,
+    )
+    low = low.replace(" cannot ", " can not ")
+    for rx, words in _NAMES:
+        low = rx.sub(words, low)
+    low = _COMPOUND_NUMBER.sub(
+        lambda m: m.group(0) if m.group(1) in _COUNT_BEFORE else f"{m.group(1)} numeral{m.group(2)} ", low
+    )
     for phrase, canon in CANONICAL_PHRASES:
         low = low.replace(f" {phrase} ", f" {canon} ")
     return low
+
+
+_OPERATOR_PHRASES = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(p).replace("\\ ", r"\s+") for p, c in CANONICAL_PHRASES if " " in p and c.strip())
+    + r")\b",
+    re.I,
+)
+
+
+def operator_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` says a word of counting or comparing in several words ("greater than", "at
+    least", "number of"): their words are never values to look up."""
+    return [(m.start(), m.end()) for m in _OPERATOR_PHRASES.finditer(text)]
 
 
 def content_tokens(text: str) -> list[str]:
@@ -259,6 +316,9 @@ def content_tokens(text: str) -> list[str]:
         if not any(c.isalnum() for c in w) or w.startswith("$") or w == "?":
             continue
         w = w.strip("'\"")
+        if w in ("numeral", "numerals"):
+            w = "number"  # "phone number of": the word, not a count
+        w = _NAME_WORDS.get(w, w)
         w = CANONICAL_WORDS.get(w, w)
         if w in STOPWORDS:
             continue
@@ -276,7 +336,15 @@ def content_tokens(text: str) -> list[str]:
             continue
         s = CANONICAL_WORDS.get(s, s)
         out.append(s)
+    if "__each" in out and not _AGGREGATES & set(out):
+        # "the name of each pilot" lists them all; only a measure makes "each" a grouping
+        out = [t for t in out if t != "__each"]
     return out
+
+
+# the usual short and other names of a person's names (column names "fname", "lname")
+_NAME_WORDS = {"fname": "firstname", "forename": "firstname", "lname": "lastname", "surname": "lastname"}
+_AGGREGATES = frozenset({"__count", "__avg", "__sum", "__max", "__min"})
 
 
 # -- entities written in the question ---------------------------------------------------------------
