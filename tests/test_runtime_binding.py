@@ -199,32 +199,31 @@ def test_the_words_that_build_a_question():
     assert [q[a:b] for a, b in operator_spans(q)] == ["greater than", "at least"]
 
 
-def test_what_the_sql_computes_explains_the_question_but_is_never_required():
+def test_what_the_sql_computes_agrees_with_the_question_but_is_never_required():
     assert sql_operators("SELECT count(DISTINCT room) FROM lesson") == {"__count", "__distinct"}
     assert sql_operators("SELECT name FROM t ORDER BY size DESC LIMIT 1") == {"__max", "__order"}
     assert "__not" in sql_operators("SELECT id FROM t EXCEPT SELECT id FROM u")
-    rooms = _template(
+    free = _template(
         0,
-        "How many rooms are used?",
-        "SELECT count(DISTINCT room) FROM lesson",
-        "How many rooms are used?",
-        "SELECT count(DISTINCT room) FROM lesson",
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name NOT IN (SELECT room FROM lesson)",
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name NOT IN (SELECT room FROM lesson)",
     )
-    other = _template(
+    booked = _template(
         1,
-        "How many rooms are used?",
-        "SELECT count(room) FROM lesson",
-        "How many rooms are used?",
-        "SELECT count(room) FROM lesson",
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name IN (SELECT room FROM lesson)",
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name IN (SELECT room FROM lesson)",
     )
-    matcher = Matcher([rooms, other], [])
-    by_index = {c.template.index: c for c in matcher.rank("Count the distinct rooms used.", [])}
-    assert "__distinct" not in by_index[0].unexplained
-    assert "__distinct" in by_index[1].unexplained
-    assert by_index[0].lexical > by_index[1].lexical
-    # a question that does not ask for distinct rows loses nothing against the DISTINCT template
-    plain = {c.template.index: c for c in matcher.rank("How many rooms are used?", [])}
-    assert plain[0].lexical == plain[1].lexical
+    matcher = Matcher([free, booked], [])
+    by_index = {c.template.index: c for c in matcher.rank("Which rooms are not used?", [])}
+    assert by_index[0].factors["operators"] == 1.0  # the NOT IN says "not"
+    assert by_index[1].factors["operators"] < 1.0
+    # a question that does not say "not" loses nothing against the NOT IN template
+    plain = {c.template.index: c for c in matcher.rank("Which rooms are free?", [])}
+    assert plain[0].factors["operators"] == plain[1].factors["operators"] == 1.0
 
 
 def test_either_of_two_against_a_template_with_one_value():
