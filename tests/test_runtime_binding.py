@@ -197,6 +197,18 @@ def test_the_words_that_build_a_question():
     assert "which" not in content_tokens("the rooms which have a window")
     q = "rooms with greater than 20 seats and at least 2 doors"
     assert [q[a:b] for a, b in operator_spans(q)] == ["greater than", "at least"]
+    # a person's names are never looked up as values, in whatever order they are listed
+    q = "the full names, or the first, middle, and last names"
+    assert [q[a:b] for a, b in operator_spans(q)] == ["full names", "first, middle, and last names"]
+    assert content_tokens("the first and last names") == content_tokens("the first name and last name")
+    assert content_tokens("first, middle and last names") == ["firstnam", "middlenam", "lastnam"]
+    assert "__min_date" in content_tokens("When did she first become a customer?")
+    # "under the category" is a place, "under 20" a comparison; "> 80000" says "more than 80000"
+    assert "__lt" not in content_tokens("the products under the category Seeds")
+    assert "__lt" in content_tokens("pupils under 20")
+    assert "__gt" not in content_tokens("the most rooms over its entire existence")
+    assert content_tokens("teachers with salary > 80000") == content_tokens("teachers with salary over 80000")
+    assert set(content_tokens("pupils aged 12 or older")) == set(content_tokens("pupils aged at least 12"))
 
 
 def test_what_the_sql_computes_agrees_with_the_question_but_is_never_required():

@@ -64,38 +64,7 @@ def masked_wording(item: Compiled) -> str | None:
     return masked(item.parameterized_intent, spans) if spans else None
 
 
-def filled_wording(item: Compiled, values: dict[str, str]) -> str | None:
-    """The parameterized intent with each placeholder replaced by the words the question states for
-    its slot ("papers published by "Aaron Turon"?"): the encoder reads a template in the question's
-    own values far closer to the question than either masked (0.83 against 0.58 for a name), since
-    names and codes weigh heavily in a sentence vector. None when a placeholder has no value."""
-    from ctxtool.placeholders import find_text_placeholders
-
-    text = item.parameterized_intent
-    found = find_text_placeholders(text, item.dialect)
-    if not found:
-        return None
-    out, last, qmark = [], 0, 0
-    for ph in found:
-        if ph.kind == "numbered":
-            key = ph.name
-        elif ph.kind == "qmark":
-            qmark += 1
-            key = str(qmark)
-        else:
-            return None
-        value = values.get(key)
-        if value is None:
-            return None
-        out.append(text[last : ph.start])
-        out.append(value)
-        last = ph.end
-    out.append(text[last:])
-    return "".join(out)
-
-
 _QUERIES: dict[tuple[str, tuple[str, ...]], Any] = {}
-_FILLED: dict[tuple[str, str], Any] = {}
 
 
 def query_vectors(encoder: Any, texts: tuple[str, ...]) -> Any:
@@ -144,7 +113,6 @@ class SemanticIndex:
         # covered accuracy on the Spider kit for ~3 ms
         texts = (question, masked(question, spans)) if spans else (question,)
         q = query_vectors(self.encoder, texts)
-        self._question = q[0]
         per_row = (self.vectors @ q.T).max(axis=1)
         best = np.full(self.n, -1.0, dtype=np.float32)
         if len(per_row):
@@ -163,19 +131,6 @@ class SemanticIndex:
         top = np.argpartition(-best, k - 1)[:k]
         top = top[np.argsort(-best[top])]
         return {int(i): float(best[i]) for i in top}
-
-    def filled_similarity(self, question: str, texts: list[str]) -> list[float]:
-        """Cosines of the question (as written) with ``texts`` (templates' wordings filled with the
-        question's values, see :func:`filled_wording`), embedded in one batch and kept a while."""
-        if self._last is None or self._last[0] != question:
-            self._scores(question)
-        missing = [t for t in dict.fromkeys(texts) if (self.encoder.name, t) not in _FILLED]
-        if missing:
-            if len(_FILLED) > 4096:
-                _FILLED.clear()
-            for t, vec in zip(missing, self.encoder.embed_array(missing), strict=True):
-                _FILLED[(self.encoder.name, t)] = vec
-        return [float(_FILLED[(self.encoder.name, t)] @ self._question) for t in texts]
 
     def similarity(self, question: str, index: int) -> float:
         return float(self._scores(question)[index])

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
-from ctxtool.runtime.candidates import SemanticIndex, filled_wording, masked, placeholder_spans
+from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
 from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.index import ItemIndex
@@ -35,7 +35,6 @@ FACET_WINDOW = 4
 FACET_SIMILARITY = 0.7
 _DIRECTION = {"__gt": 1, "__gte": 1, "__lt": -1, "__lte": -1}
 UNGROUPED = 0.6
-FILLED_TOP = 0  # (off: see _filled) candidates compared again with the question's values in their wording
 EITHER_ONE_VALUE = 0.7
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
@@ -258,33 +257,9 @@ class Matcher:
             if cand is not None:
                 out.append(cand)
         out.sort(key=lambda c: -c.score)
-        if self.semantic is not None and entities and out and FILLED_TOP:
-            self._filled(question, entities, out[:FILLED_TOP])
-            out.sort(key=lambda c: -c.score)
         if not self.calibrated:
             return out[:limit]
         return calibrate(out[:limit], self.semantic is not None)
-
-    def _filled(self, question: str, entities: list[Entity], cands: list[Candidate]) -> None:
-        """The best candidates with slots, compared again as their wording reads with the question's
-        values in the slots: what the question asks of those values (their similarity rises when
-        that reads closer than the masked or example forms)."""
-        assert self.semantic is not None
-        todo: list[tuple[Candidate, str]] = []
-        for c in cands:
-            if not c.bindings:
-                continue
-            values = {k: entities[i].text for k, (i, _) in c.bindings.items()}
-            text = filled_wording(c.template, values)
-            if text:
-                todo.append((c, text))
-        if not todo:
-            return
-        sims = self.semantic.filled_similarity(question, [t for _, t in todo])
-        for (c, _), sim in zip(todo, sims, strict=True):
-            if sim > c.similarity:
-                c.similarity = round(sim, 4)
-                c.evidence = c.score = round(self.combine(sim, c.lexical) * c.checks, 4)
 
     def combine(self, similarity: float, lexical: float) -> float:
         """The evidence that the template asks what the question asks, before the checks: the

@@ -57,6 +57,12 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("or fewer", "__lte"),
     ("or lower", "__lte"),
     ("or below", "__lte"),
+    ("or older", "__gte"),
+    ("or longer", "__gte"),
+    ("or later", "__gte"),
+    ("or younger", "__lte"),
+    ("or shorter", "__lte"),
+    ("or earlier", "__lte"),
     ("or under", "__lte"),
     ("no more than", "__lte"),
     ("prior to", "__before"),
@@ -252,7 +258,14 @@ _NOT = re.compile(r"\b(ca|wo|do|does|did|is|are|was|were|has|have|had|could|woul
 # a person's names ("first name" is no "first" in time; a full name is the first and last name)
 _NAMES = (
     (re.compile(r"\bfull names?\b"), "firstname lastname"),
+    # "first and last names", "first, middle and last name": the first name, not the first in time
+    (
+        re.compile(r"\bfirst (?:and |or |& )?middle (?:and |or |& )?(?:last|family|sur) ?names?\b"),
+        "firstname middlename lastname",
+    ),
+    (re.compile(r"\bfirst (?:and|or|&) (?:last|family|sur) ?names?\b"), "firstname lastname"),
     (re.compile(r"\bfirst names?\b"), "firstname"),
+    (re.compile(r"\bmiddle names?\b"), "middlename"),
     (re.compile(r"\b(?:last|family|sur) ?names?\b"), "lastname"),
     (re.compile(r"\bnot only\b"), " "),  # "not only A but also B" asks for both
 )
@@ -270,6 +283,15 @@ def _relative_which(text: str) -> str:
     return _WHICH.sub(lambda m: m.group() if _SENTENCE_END.search(text[: m.start()]) else " ", text)
 
 
+# "under the category", "over its entire existence": a place or a span of time, no comparison
+_PLACE_NOT_AMOUNT = re.compile(
+    r"\bunder(?= (?:the|a|an|its|their|his|her|this|that|these|those) )"
+    r"|\bover(?= (?:its|their|the) (?:entire|whole|years|past|last|course|period|time)\b)"
+)
+_SYMBOL_WORDS = {">": "__gt", ">=": "__gte", "<": "__lt", "<=": "__lte", "=": "equal"}
+_SYMBOLS = re.compile(r"(?<![<>=!])\s(>=|<=|>|<)\s")
+
+
 def _canonical_text(text: str) -> str:
     text = _relative_which(text)
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
@@ -281,6 +303,8 @@ def _canonical_text(text: str) -> str:
     low = low.replace(" cannot ", " can not ")
     for rx, words in _NAMES:
         low = rx.sub(words, low)
+    low = _PLACE_NOT_AMOUNT.sub(" ", low)
+    low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
     low = _COMPOUND_NUMBER.sub(
         lambda m: m.group(0) if m.group(1) in _COUNT_BEFORE else f"{m.group(1)} numeral{m.group(2)} ", low
     )
@@ -297,10 +321,19 @@ _OPERATOR_PHRASES = re.compile(
 )
 
 
+_NAME_PHRASES = re.compile(
+    r"\b(?:full|first|last|middle|family|given) names?\b"
+    r"|\bfirst\W+(?:(?:and|or|&)\W+)?(?:middle\W+(?:(?:and|or|&)\W+)?)?(?:last|family|sur) ?names?\b",
+    re.I,
+)
+
+
 def operator_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` says a word of counting or comparing in several words ("greater than", "at
-    least", "number of"): their words are never values to look up."""
-    return [(m.start(), m.end()) for m in _OPERATOR_PHRASES.finditer(text)]
+    least", "number of") or a person's names ("the full names"): their words are never values to
+    look up."""
+    found = [(m.start(), m.end()) for m in _OPERATOR_PHRASES.finditer(text)]
+    return found + [(m.start(), m.end()) for m in _NAME_PHRASES.finditer(text)]
 
 
 def content_tokens(text: str) -> list[str]:
