@@ -244,3 +244,31 @@ def test_either_of_two_against_a_template_with_one_value():
     ents = _entities(q)
     cands = matcher.rank(q, ents)
     assert cands and cands[0].factors.get("either", 1.0) < 1.0
+
+
+def test_corresponding_number_of_is_a_count():
+    assert "__count" in content_tokens("Show all rooms and the corresponding number of lessons.")
+    assert "__count" in content_tokens("Which room has the most number of lessons?")
+
+
+def test_which_asks_for_the_things_a_template_returns():
+    names = _template(
+        0,
+        "Find the name of the room with the most lessons.",
+        "SELECT r.name FROM room r JOIN lesson l ON l.room = r.name GROUP BY r.name ORDER BY count(*) DESC LIMIT 1",
+        "Find the name of the room with the most lessons.",
+        "SELECT r.name FROM room r JOIN lesson l ON l.room = r.name GROUP BY r.name ORDER BY count(*) DESC LIMIT 1",
+    )
+    how_many = _template(
+        1,
+        "How many lessons does the busiest room have?",
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM lesson GROUP BY room) t",
+        "How many lessons does the busiest room have?",
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM lesson GROUP BY room) t",
+    )
+    matcher = Matcher([names, how_many], [])
+    by_index = {c.template.index: c for c in matcher.rank("Which room has the most lessons?", [])}
+    # "which" is answered by the rows (and the names) the first template returns, not by one value
+    assert "which" not in by_index[0].unexplained and "nam" not in by_index[0].missing
+    assert "which" in by_index[1].unexplained
+    assert by_index[0].q_cov == 1.0 and by_index[0].t_cov == 1.0

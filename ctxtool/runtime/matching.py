@@ -46,6 +46,7 @@ UNUSED_LOOKALIKE = 0.9
 _QUOTES = "\"'“‘«"
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
+NAME_WORDS = frozenset(content_tokens("name names"))
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
@@ -331,9 +332,19 @@ class Matcher:
         # them); as explanation of the words too it gave 1.0 point more covered but 4 more wrong answers
         # on the Spider kit (near-duplicate templates that differ in the column counted)
         by_sql = q_set & self._sql_ops.get(id(tpl), frozenset())
+        # "Which department ..." asks for the things themselves: a template returning rows (not one
+        # value) answers it, and the names or ids it returns are what "which" asks for
+        # (and a template's "Which ..." is what "the names of ..." asks)
+        asked_which: set[str] = set()
+        if not tpl.reads.value_only:
+            returned = self._returned_words(tpl)
+            if "which" in q_set:
+                asked_which = {"which"} | returned
+            elif q_set & returned:
+                asked_which = {"which"}
         for p_i, phrasing in enumerate(tpl.phrasings):
             t_set = set(phrasing.tokens)
-            explained = q_set & (t_set | bound_descr | self._returned_words(tpl))
+            explained = q_set & (t_set | bound_descr | self._returned_words(tpl) | asked_which)
             facets: list[FacetUse] = []
             f_used = set(used)
             equal_to: set[str] = set()  # columns a chosen facet already holds equal to a value
@@ -383,7 +394,11 @@ class Matcher:
             w_q = self.index.weight(q_tokens)
             q_cov = self.index.weight([t for t in q_tokens if t in explained]) / w_q if w_q else 1.0
             w_t = self.index.weight(t_set)
-            t_cov = self.index.weight(t_set & (q_set | bound_descr | literal_words)) / w_t if w_t else 0.5
+            t_cov = (
+                self.index.weight(t_set & (q_set | bound_descr | literal_words | asked_which)) / w_t
+                if w_t
+                else 0.5
+            )
             # weighted harmonic mean: words of the question nothing explains weigh most
             lexical = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
             # each check's factor, by name (the confidence model weighs them one by one)
@@ -426,6 +441,8 @@ class Matcher:
                 (q_set & self.all_column_words) - explained - tpl_words - self.column_words[id(tpl)] - f_cols
             )
             cols -= self.entity_words  # already weighed as entities
+            if NAME_WORDS & cols and q_set & self._returned_words(tpl):
+                cols -= NAME_WORDS  # "the name of the building" is the building a template returns
             if cols:
                 factors["columns"] = COLUMN_NOT_READ ** len(cols)
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))
@@ -484,7 +501,7 @@ class Matcher:
                 q_cov=round(q_cov, 3),
                 t_cov=round(t_cov, 3),
                 unexplained=[t for t in q_tokens if t not in explained],
-                missing=sorted(t_set - q_set - bound_descr),
+                missing=sorted(t_set - q_set - bound_descr - asked_which),
                 unused=unused,
                 reasons=reasons,
             )

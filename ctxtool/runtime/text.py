@@ -21,6 +21,13 @@ except ImportError:  # pragma: no cover - lemminflect is a core dependency
 
 # Multi-word phrases first (longest first when applied).
 CANONICAL_PHRASES: list[tuple[str, str]] = [
+    # the most common X is the X counted most often
+    ("most common", "__max __count"),
+    ("most frequent", "__max __count"),
+    ("most frequently", "__max __count"),
+    ("least common", "__min __count"),
+    ("least frequent", "__min __count"),
+    ("least frequently", "__min __count"),
     ("highest number of", "__max"),
     ("largest number of", "__max"),
     ("greatest number of", "__max"),
@@ -292,6 +299,12 @@ _SYMBOL_WORDS = {">": "__gt", ">=": "__gte", "<": "__lt", "<=": "__lte", "=": "e
 _SYMBOLS = re.compile(r"(?<![<>=!])\s(>=|<=|>|<)\s")
 
 
+def _counting(before: str) -> bool:
+    """ "<before> number of" is a count unless ``before`` is a noun ("phone number of"): after a
+    function word ("the", "corresponding"), an operator word ("most") or a measure word."""
+    return before in _COUNT_BEFORE or before in STOPWORDS or before in CANONICAL_WORDS
+
+
 def _canonical_text(text: str) -> str:
     text = _relative_which(text)
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
@@ -306,7 +319,7 @@ def _canonical_text(text: str) -> str:
     low = _PLACE_NOT_AMOUNT.sub(" ", low)
     low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
     low = _COMPOUND_NUMBER.sub(
-        lambda m: m.group(0) if m.group(1) in _COUNT_BEFORE else f"{m.group(1)} numeral{m.group(2)} ", low
+        lambda m: m.group(0) if _counting(m.group(1)) else f"{m.group(1)} numeral{m.group(2)} ", low
     )
     for phrase, canon in CANONICAL_PHRASES:
         low = low.replace(f" {phrase} ", f" {canon} ")
