@@ -31,6 +31,7 @@ class Entity:
     link: LinkedValue | None = None
     literal: Literal | None = None
     column: str | None = None  # "stated": the column whose template value the question repeats
+    part: bool = False  # one word of a quoted name written for two slots ("$1 $2": first, last name)
 
     @property
     def is_year(self) -> bool:
@@ -91,6 +92,27 @@ def _column_key(column: str) -> str:
 
 
 _SENSE = {"gt": 1, "gte": 1, "lt": -1, "lte": -1}
+_NUMERIC = re.compile(r"-?\d+(?:\.\d+)?")
+# a reading on the slot's own column at most this much farther than the closest one is as good
+OWN_READING_SLACK = 0.05
+
+
+def _on_slot_column(column_key: str, slot: Slot) -> bool:
+    """``column_key`` is the slot's column (a slot whose SQL names no table matches by column name)."""
+    if not slot.column:
+        return False
+    key = _column_key(slot.column)
+    return column_key == key or ("." not in key and column_key.split(".")[-1] == key)
+
+
+def own_column_reading(lv: LinkedValue, slot: Slot) -> LinkedValue | None:
+    """The closest other reading of a linked phrase on the slot's own column, when it is as close as
+    the reading that won: a value two columns hold is read on the column the template compares."""
+    own = [a for a in lv.alternatives if _on_slot_column(a.column_key, slot)]
+    if not own:
+        return None
+    best = min(own, key=lambda a: a.distance)
+    return best if best.distance <= lv.distance + OWN_READING_SLACK else None
 
 
 def compatibility(entity: Entity, slot: Slot) -> float:
@@ -118,6 +140,9 @@ def compatibility(entity: Entity, slot: Slot) -> float:
             if slot.column:
                 if lv.column_key == slot_key:
                     return 1.0
+                own = own_column_reading(lv, slot)
+                if own is not None:  # as close on the slot's own column ("Pop" a genre and an album title)
+                    return 1.0 if own.distance <= lv.distance + 1e-9 else 0.95
                 # same column name on another table (district.a2 vs a join alias): type words decide
                 if lv.column_key.split(".")[-1] == slot.column.split(".")[-1]:
                     return 0.8
@@ -129,9 +154,14 @@ def compatibility(entity: Entity, slot: Slot) -> float:
         if entity.kind == "quoted":
             return 0.5
         if entity.kind == "stated":
-            return 1.0 if entity.column == slot.column else 0.0
+            same = entity.column == slot.column or (
+                entity.column is not None and _on_slot_column(_column_key(entity.column), slot)
+            )
+            return 1.0 if same else 0.0
         return 0.0
     if kind == "number":
+        if entity.kind == "quoted" and _NUMERIC.fullmatch(entity.text.strip()):
+            return 0.9  # majoring in "600": a number in quotes
         if entity.kind == "number":
             if entity.literal is not None and entity.literal.as_year and not _year_like(slot.example):
                 return 0.0  # "issued in 1997" is a time, not a duration of 24 months
@@ -149,12 +179,43 @@ def compatibility(entity: Entity, slot: Slot) -> float:
 
 
 def bind_slots(
-    slots: list[Slot], entities: list[Entity], used: set[int]
+    slots: list[Slot], entities: list[Entity], used: set[int], pairs: frozenset[str] = frozenset()
 ) -> dict[str, tuple[int, float]] | None:
     """slot key -> (entity index, compatibility); None when a slot cannot be filled. Slots take the
-    best compatible entity, the earliest on ties, so "between 1995 and 1997" fills in order."""
+    best compatible entity, the earliest on ties, so "between 1995 and 1997" fills in order. The
+    words of a quoted name (see :func:`split_names`) are tried only when the whole name leaves a
+    slot empty."""
+    parts = {i for i, e in enumerate(entities) if e.part}
+    if not parts:
+        return _bind(slots, entities, used, set())
+    out = _bind(slots, entities, used, parts)
+    if out is not None or not pairs:
+        return out
+    # the words of a name go to the two side-by-side slots only (``pairs``: see adjacent_slots)
+    wholes = {j for i in parts for j in overlapping(entities, i) if not entities[j].part}
+    out = _bind(slots, entities, used, wholes)
+    if out is not None and any(entities[i].part and k not in pairs for k, (i, _) in out.items()):
+        return None
+    return out
+
+
+def adjacent_slots(tpl: Compiled) -> frozenset[str]:
+    """The keys of slots whose placeholders the template's wording writes side by side ("$1 $2")."""
+    keys: set[str] = set()
+    for m in _ADJACENT.finditer(tpl.parameterized_intent):
+        for g in m.groups():
+            if g.startswith("$"):
+                keys.add(g[1:])
+    return frozenset(keys)
+
+
+def _bind(
+    slots: list[Slot], entities: list[Entity], used: set[int], skip: set[int]
+) -> dict[str, tuple[int, float]] | None:
     out: dict[str, tuple[int, float]] = {}
-    taken = set(used)
+    taken = set(used) | skip
+    for i in used:
+        taken |= overlapping(entities, i)
     for slot in slots:
         best: tuple[float, int] | None = None
         for i, e in enumerate(entities):
@@ -169,7 +230,50 @@ def bind_slots(
             return None
         out[slot.key] = (best[1], best[0])
         taken.add(best[1])
+        taken |= overlapping(entities, best[1])  # a name and its words are one value
     return out
+
+
+def overlapping(entities: list[Entity], i: int) -> set[int]:
+    """The other entities over the same words as entity ``i`` (a quoted name and its two parts)."""
+    e = entities[i]
+    return {j for j, o in enumerate(entities) if j != i and not (o.end <= e.start or o.start >= e.end)}
+
+
+_ADJACENT = re.compile(r"(\$\d+|\?)[\s]+(\$\d+|\?)")
+
+
+def split_names(question: str, templates: list[Compiled], entities: list[Entity]) -> bool:
+    """Add the words of a two-word quoted value as parts when a template writes two placeholders
+    side by side ("How many clubs does "$1 $2" belong to?": a first and a last name): "Linda Smith"
+    fills both. The whole value stays; a template binds either it or its parts. True when added."""
+    if not any(e.kind == "quoted" for e in entities):
+        return False
+    pairs = any(
+        _ADJACENT.search(t.parameterized_intent) and sum(1 for s in t.slots if s.kind == "text") >= 2
+        for t in templates
+    )
+    if not pairs:
+        return False
+    added = False
+    for e in list(entities):
+        if e.kind != "quoted" or not isinstance(e.value, str):
+            continue
+        words = list(re.finditer(r"\S+", e.text))
+        if len(words) != 2:
+            continue
+        base = question.find(e.text, e.start)
+        if base < 0:
+            continue
+        for w in words:
+            a, b = base + w.start(), base + w.end()
+            if any(o.part and (o.start, o.end) == (a, b) for o in entities):
+                continue
+            entities.append(Entity("quoted", w.group(), a, b, w.group(), part=True))
+            added = True
+    if added:
+        entities.sort(key=lambda x: (x.start, -x.end))
+    return added
 
 
 def own_table_value(entity: Entity, slot: Slot) -> Any:
@@ -179,10 +283,9 @@ def own_table_value(entity: Entity, slot: Slot) -> Any:
     lv = entity.link
     if lv is None or not slot.column:
         return entity.value
-    key = _column_key(slot.column)
-    if lv.column_key == key:
+    if _on_slot_column(lv.column_key, slot):
         return entity.value
-    own = [a for a in lv.alternatives if a.column_key == key]
+    own = [a for a in lv.alternatives if _on_slot_column(a.column_key, slot)]
     return min(own, key=lambda a: a.distance).value if own else entity.value
 
 
@@ -202,6 +305,9 @@ def param_value(entity: Entity, slot: Slot) -> Any:
         return entity.text if entity.kind == "number" and entity.text.strip().isdigit() else str(v)
     if slot.kind == "date" and isinstance(v, date):
         return v
+    quoted_number = entity.kind == "quoted" and isinstance(v, str) and _NUMERIC.fullmatch(v.strip())
+    if slot.kind == "number" and not slot.quoted and quoted_number:
+        v = float(v) if "." in v else int(v)
     if slot.kind in ("number", "year") and isinstance(v, (int, float)):
         if isinstance(slot.example, float) or isinstance(v, float):
             return v
@@ -209,10 +315,49 @@ def param_value(entity: Entity, slot: Slot) -> Any:
     return v
 
 
+def _displaceable(entity: Entity, start: int, end: int) -> bool:
+    """A reading that the template's own example, repeated word for word over ``start..end``, is
+    better than: a stored value found only approximately ("ACCT-211" ~ 'Accounting'), or a number
+    inside the repeated value ("DRE 102")."""
+    if entity.kind == "linked":
+        return entity.link is not None and entity.link.distance > 0
+    if entity.kind == "number":
+        return start <= entity.start and entity.end <= end and (end - start) > (entity.end - entity.start)
+    return False
+
+
+def _also_read_as(entity: Entity, m: re.Match[str], core: str, column: str) -> bool:
+    """A phrase linked exactly on another column that is also the template's example on its own
+    ("Fall" a student's name and the example semester): that reading is kept as an alternative, for
+    the templates that compare the example's column. True when ``entity`` now carries it."""
+    lv = entity.link
+    if lv is None or lv.distance > 0 or (entity.start, entity.end) != (m.start(), m.end()):
+        return False
+    if not any(a.column == column and str(a.value) == core for a in lv.alternatives):
+        lv.alternatives.append(LinkedValue(lv.phrase, lv.start, lv.end, core, column, "", 0.0, -1))
+    return True
+
+
+def _repeated(core: str, question: str) -> re.Match[str] | None:
+    """Where ``question`` repeats the example value ``core``: as a word, case-insensitively; a single
+    letter ("sex is F", "a grade C") only as a capital standing alone, and never the article "A" or
+    the pronoun "I" unless "an" announces it ("received an A")."""
+    if len(core) >= 2:
+        return re.search(r"(?<![\w])" + re.escape(core) + r"(?![\w])", question, re.I)
+    if not (core.isalpha() and core.isupper()):
+        return None
+    for m in re.finditer(r"(?<![\w'’-])" + re.escape(core) + r"(?![\w'’-])", question):
+        if core in "AI" and not re.search(r"\ban\s+$", question[: m.start()], re.I):
+            continue
+        return m
+    return None
+
+
 def stated_values(question: str, templates: list[Compiled], entities: list[Entity]) -> bool:
     """Add to ``entities`` the text values of ``templates``' examples that the question repeats word
     for word ("... born in California" against a template whose example is 'California'): a value no
-    value search covers is still the question's own value. True when any was added."""
+    value search covers is still the question's own value. The repetition replaces a reading it
+    overlaps that is only approximate (see :func:`_displaceable`). True when any was added."""
     added = False
     for tpl in templates:
         for slot in tpl.slots:
@@ -220,13 +365,18 @@ def stated_values(question: str, templates: list[Compiled], entities: list[Entit
             if slot.kind != "text" or not isinstance(ex, str) or not slot.column:
                 continue
             core = ex.strip("%")
-            if len(core) < 2:
+            if not core.strip():
                 continue
-            m = re.search(r"(?<![\w])" + re.escape(core) + r"(?![\w])", question, re.I)
+            m = _repeated(core, question)
             if m is None:
                 continue
-            if any(not (m.end() <= e.start or m.start() >= e.end) for e in entities):
+            overlap = [e for e in entities if not (m.end() <= e.start or m.start() >= e.end)]
+            if len(overlap) == 1 and _also_read_as(overlap[0], m, core, slot.column):
                 continue
+            if not all(_displaceable(e, m.start(), m.end()) for e in overlap):
+                continue
+            for e in overlap:
+                entities.remove(e)
             entities.append(Entity("stated", m.group(), m.start(), m.end(), core, column=slot.column))
             added = True
     if added:

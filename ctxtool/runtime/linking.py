@@ -19,7 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.errors import CtxtoolError
-from ctxtool.runtime.text import CANONICAL_WORDS, STOPWORDS, Literal, Token, content_tokens, stem, tokenize
+from ctxtool.runtime.text import (
+    CANONICAL_WORDS,
+    STOPWORDS,
+    Literal,
+    Token,
+    content_tokens,
+    operator_spans,
+    stem,
+    tokenize,
+)
 
 MAX_NGRAM = 5
 MAX_PHRASES = 16  # value searches run per phrase: bound the round trips of one question
@@ -89,7 +98,11 @@ def candidate_phrases(
         for t in tokenize(question)
         if not any(a <= t.start < b for a, b in blocked) and not any(a <= t.start < b for a, b in quoted)
     ]
-    content = [_is_content(t, vocabulary, i == 0) for i, t in enumerate(tokens)]
+    ops = operator_spans(question)  # "greater than": words of comparing, not a name to look up
+    content = [
+        _is_content(t, vocabulary, i == 0) and not any(a <= t.start < b for a, b in ops)
+        for i, t in enumerate(tokens)
+    ]
     for i, ti in enumerate(tokens):
         if not content[i]:
             continue

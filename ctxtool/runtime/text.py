@@ -21,6 +21,13 @@ except ImportError:  # pragma: no cover - lemminflect is a core dependency
 
 # Multi-word phrases first (longest first when applied).
 CANONICAL_PHRASES: list[tuple[str, str]] = [
+    # the most common X is the X counted most often
+    ("most common", "__max __count"),
+    ("most frequent", "__max __count"),
+    ("most frequently", "__max __count"),
+    ("least common", "__min __count"),
+    ("least frequent", "__min __count"),
+    ("least frequently", "__min __count"),
     ("highest number of", "__max"),
     ("largest number of", "__max"),
     ("greatest number of", "__max"),
@@ -33,6 +40,7 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("most recent", "__max_date"),
     ("most recently", "__max_date"),
     ("number of", "__count"),
+    ("numbers of", "__count"),
     ("count of", "__count"),
     ("more than", "__gt"),
     ("greater than", "__gt"),
@@ -56,6 +64,12 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("or fewer", "__lte"),
     ("or lower", "__lte"),
     ("or below", "__lte"),
+    ("or older", "__gte"),
+    ("or longer", "__gte"),
+    ("or later", "__gte"),
+    ("or younger", "__lte"),
+    ("or shorter", "__lte"),
+    ("or earlier", "__lte"),
     ("or under", "__lte"),
     ("no more than", "__lte"),
     ("prior to", "__before"),
@@ -238,12 +252,101 @@ def lemma(word: str) -> tuple[str, str | None]:
     return word, None
 
 
+# words before "number of" that make it a compound noun ("the phone number of", "room number of"),
+# not a count: a count is "the number of", "a number of", "total number of", "how many"...
+_COUNT_BEFORE = frozenset(
+    "the a an total average mean largest smallest highest lowest greatest biggest maximum minimum "
+    "max min same different distinct and or of by in with for per what which whose their its his her "
+    "descending ascending decreasing increasing".split()
+)
+_COMPOUND_NUMBER = re.compile(r"(?<= )([a-z]+) number(s?) of ")
+# English contractions of "not": "don't" says "do not"
+_NOT = re.compile(r"\b(ca|wo|do|does|did|is|are|was|were|has|have|had|could|would|should|must|need)n[’']t\b")
+# a person's names ("first name" is no "first" in time; a full name is the first and last name)
+_NAMES = (
+    (re.compile(r"\bfull names?\b"), "firstname lastname"),
+    # "first and last names", "first, middle and last name": the first name, not the first in time
+    (
+        re.compile(r"\bfirst (?:and |or |& )?middle (?:and |or |& )?(?:last|family|sur) ?names?\b"),
+        "firstname middlename lastname",
+    ),
+    (re.compile(r"\bfirst (?:and|or|&) (?:last|family|sur) ?names?\b"), "firstname lastname"),
+    (re.compile(r"\bfirst names?\b"), "firstname"),
+    (re.compile(r"\bmiddle names?\b"), "middlename"),
+    (re.compile(r"\b(?:last|family|sur) ?names?\b"), "lastname"),
+    (re.compile(r"\bnot only\b"), " "),  # "not only A but also B" asks for both
+)
+
+
+_WHICH = re.compile(r"\bwhich\b", re.I)
+_SENTENCE_END = re.compile(r"(?:^|[.?!:;])\s*(?:\S+\s+)?$")
+
+
+def _relative_which(text: str) -> str:
+    """ "which" asks a question only at the start of a sentence ("Which loan has ...", "In which
+    year ..."); inside one it only joins a clause ("the buildings which have rooms")."""
+    if "which" not in text.lower():
+        return text
+    return _WHICH.sub(lambda m: m.group() if _SENTENCE_END.search(text[: m.start()]) else " ", text)
+
+
+# "under the category", "over its entire existence": a place or a span of time, no comparison
+_PLACE_NOT_AMOUNT = re.compile(
+    r"\bunder(?= (?:the|a|an|its|their|his|her|this|that|these|those) )"
+    r"|\bover(?= (?:its|their|the) (?:entire|whole|years|past|last|course|period|time)\b)"
+)
+_SYMBOL_WORDS = {">": "__gt", ">=": "__gte", "<": "__lt", "<=": "__lte", "=": "equal"}
+_SYMBOLS = re.compile(r"(?<![<>=!])\s(>=|<=|>|<)\s")
+
+
+def _counting(before: str) -> bool:
+    """ "<before> number of" is a count unless ``before`` is a noun ("phone number of"): after a
+    function word ("the", "corresponding"), an operator word ("most") or a measure word."""
+    return before in _COUNT_BEFORE or before in STOPWORDS or before in CANONICAL_WORDS
+
+
 def _canonical_text(text: str) -> str:
+    text = _relative_which(text)
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
     low = re.sub(r"\s+", " ", low)
+    low = _NOT.sub(
+        lambda m: ("can" if m.group(1) == "ca" else "will" if m.group(1) == "wo" else m.group(1)) + " not",
+        low,
+    )
+    low = low.replace(" cannot ", " can not ")
+    for rx, words in _NAMES:
+        low = rx.sub(words, low)
+    low = _PLACE_NOT_AMOUNT.sub(" ", low)
+    low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
+    low = _COMPOUND_NUMBER.sub(
+        lambda m: m.group(0) if _counting(m.group(1)) else f"{m.group(1)} numeral{m.group(2)} ", low
+    )
     for phrase, canon in CANONICAL_PHRASES:
         low = low.replace(f" {phrase} ", f" {canon} ")
     return low
+
+
+_OPERATOR_PHRASES = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(p).replace("\\ ", r"\s+") for p, c in CANONICAL_PHRASES if " " in p and c.strip())
+    + r")\b",
+    re.I,
+)
+
+
+_NAME_PHRASES = re.compile(
+    r"\b(?:full|first|last|middle|family|given) names?\b"
+    r"|\bfirst\W+(?:(?:and|or|&)\W+)?(?:middle\W+(?:(?:and|or|&)\W+)?)?(?:last|family|sur) ?names?\b",
+    re.I,
+)
+
+
+def operator_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` says a word of counting or comparing in several words ("greater than", "at
+    least", "number of") or a person's names ("the full names"): their words are never values to
+    look up."""
+    found = [(m.start(), m.end()) for m in _OPERATOR_PHRASES.finditer(text)]
+    return found + [(m.start(), m.end()) for m in _NAME_PHRASES.finditer(text)]
 
 
 def content_tokens(text: str) -> list[str]:
@@ -259,6 +362,9 @@ def content_tokens(text: str) -> list[str]:
         if not any(c.isalnum() for c in w) or w.startswith("$") or w == "?":
             continue
         w = w.strip("'\"")
+        if w in ("numeral", "numerals"):
+            w = "number"  # "phone number of": the word, not a count
+        w = _NAME_WORDS.get(w, w)
         w = CANONICAL_WORDS.get(w, w)
         if w in STOPWORDS:
             continue
@@ -276,7 +382,15 @@ def content_tokens(text: str) -> list[str]:
             continue
         s = CANONICAL_WORDS.get(s, s)
         out.append(s)
+    if "__each" in out and not _AGGREGATES & set(out):
+        # "the name of each pilot" lists them all; only a measure makes "each" a grouping
+        out = [t for t in out if t != "__each"]
     return out
+
+
+# the usual short and other names of a person's names (column names "fname", "lname")
+_NAME_WORDS = {"fname": "firstname", "forename": "firstname", "lname": "lastname", "surname": "lastname"}
+_AGGREGATES = frozenset({"__count", "__avg", "__sum", "__max", "__min"})
 
 
 # -- entities written in the question ---------------------------------------------------------------
@@ -308,7 +422,11 @@ _SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
 _MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
 _MDY = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(\d{{4}})\b", re.I)
-_NUMBER = re.compile(r"(?<![\w.$])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.$])-?\d+(?:\.\d+)?(?![\w])")
+# a number inside a code ("CIS-220", "ACCT-211", "220-B") is part of the code, not a number
+_NUMBER = re.compile(
+    r"(?<![\w.$])(?<![A-Za-z]-)-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
+    r"|(?<![\w.$])(?<![A-Za-z]-)-?\d+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
+)
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|‘([^’]+)’")
 _SCALE = {"thousand": 1000, "k": 1000, "million": 1_000_000, "m": 1_000_000}
 NUMBER_WORDS = {
@@ -319,6 +437,15 @@ NUMBER_WORDS = {
     )
 }
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+_TIMES = {"twice": 2, "thrice": 3}  # "used more than twice"
+_TIMES_WORD = re.compile(r"\b(twice|thrice)\b", re.I)
+# a letter or digit a pattern is about: "starts with A", "the letter s", "contains the character 5"
+_PATTERN = re.compile(
+    r"\b(?:(?:letter|character|char)|(?:starts?|starting|started|begins?|beginning|ends?|ending|ended)"
+    r"\s+with(?:\s+(?:the|an?))?(?:\s+(?:letters?|characters?))?)\s+['\"‘“]?([A-Za-z0-9])['\"’”]?"
+    r"(?![\w'’-])",
+    re.I,
+)
 
 
 _RANK_BEFORE = re.compile(r"\b(?:top|first|last|bottom)\s+$", re.I)
@@ -380,6 +507,10 @@ def find_literals(text: str) -> list[Literal]:
     for m in _QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         found.append(Literal("quoted", inner, m.start(), m.end(), inner))
+    for m in _PATTERN.finditer(text):
+        lone = m.group(1) in ("a", "i") and not re.search(r"letter|char", m.group(), re.I)
+        if free(m.start(1), m.end(1)) and not lone:  # "starts with a vowel" is no pattern 'a'
+            found.append(Literal("quoted", m.group(1), m.start(1), m.end(1), m.group(1)))
     for rx, order in ((_ISO, "ymd"), (_SLASH, "dmy"), (_MDY, "Mdy"), (_DMY, "dMy")):
         for m in rx.finditer(text):
             if not free(m.start(), m.end()):
@@ -413,6 +544,11 @@ def find_literals(text: str) -> list[Literal]:
     for m in _NUMBER_WORD.finditer(text):
         if free(m.start(), m.end()):
             lit = Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()])
+            _mark_number(lit, text)
+            found.append(lit)
+    for m in _TIMES_WORD.finditer(text):
+        if free(m.start(), m.end()):
+            lit = Literal("number", m.group(), m.start(), m.end(), _TIMES[m.group().lower()])
             _mark_number(lit, text)
             found.append(lit)
     found.sort(key=lambda lit: lit.start)

@@ -1,0 +1,274 @@
+"""Which value fills which slot, and what the question's words mean around them: a value two columns
+hold, the template's own example repeated word for word, quoted numbers, single letters and letter
+patterns, codes with digits, a two-word name over two side-by-side slots; and the words that say how
+a question is built (contractions, a person's names, "which", "each", "phone number").
+
+Our own small fixtures (a course catalogue), no database: the matcher by words only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ctxtool.runtime.bind import Entity, bind_slots, entities_of, param_value, split_names, stated_values
+from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.linking import LinkedValue
+from ctxtool.runtime.matching import Matcher, sql_operators
+from ctxtool.runtime.text import content_tokens, find_literals, operator_spans
+
+
+def _template(index: int, question: str, sql: str, pintent: str, psql: str) -> Any:
+    item = {
+        "nl_query": question,
+        "sql": sql,
+        "parameterized": {"parameterized_intent": pintent, "parameterized_sql": psql},
+    }
+    return compile_item("template", index, item, "postgres")
+
+
+def _entities(question: str, links: list[LinkedValue] | None = None) -> list[Entity]:
+    return entities_of(find_literals(question), links or [])
+
+
+COURSE = _template(
+    0,
+    "How many teachers teach the course with code HIST-101?",
+    "SELECT count(DISTINCT teacher_id) FROM lesson WHERE course_code = 'HIST-101'",
+    "How many teachers teach the course with code $1?",
+    "SELECT count(DISTINCT teacher_id) FROM lesson WHERE course_code = $1",
+)
+TERM = _template(
+    1,
+    "Which rooms were used in the Autumn term?",
+    "SELECT room FROM lesson WHERE term = 'Autumn'",
+    "Which rooms were used in the $1 term?",
+    "SELECT room FROM lesson WHERE term = $1",
+)
+GRADE = _template(
+    2,
+    "List the pupils who got a grade B.",
+    "SELECT name FROM pupil WHERE grade = 'B'",
+    "List the pupils who got a grade $1.",
+    "SELECT name FROM pupil WHERE grade = $1",
+)
+ROOM = _template(
+    3,
+    "Which teacher has room number 204?",
+    "SELECT name FROM teacher WHERE room_no = 204",
+    "Which teacher has room number $1?",
+    "SELECT name FROM teacher WHERE room_no = $1",
+)
+PUPIL = _template(
+    4,
+    'How many lessons does "Anna Berg" attend?',
+    "SELECT count(*) FROM attends WHERE first_name = 'Anna' AND last_name = 'Berg'",
+    'How many lessons does "$1 $2" attend?',
+    "SELECT count(*) FROM attends WHERE first_name = $1 AND last_name = $2",
+)
+NICK = _template(
+    5,
+    'How many lessons does the pupil nicknamed "Bee" attend?',
+    "SELECT count(*) FROM attends WHERE nickname = 'Bee'",
+    "How many lessons does the pupil nicknamed $1 attend?",
+    "SELECT count(*) FROM attends WHERE nickname = $1",
+)
+INITIAL = _template(
+    6,
+    "Which pupils have a name starting with the letter K?",
+    "SELECT name FROM pupil WHERE name LIKE 'K%'",
+    "Which pupils have a name starting with the letter $1?",
+    "SELECT name FROM pupil WHERE name LIKE $1",
+)
+
+
+def test_a_number_inside_a_code_is_part_of_the_code():
+    assert find_literals("the course HIST-101 and 3 rooms")[0].text == "3"
+    assert [lit.text for lit in find_literals("between 10-20 rooms")] == ["10", "20"]
+    # the template's own example repeated: the code fills the slot although no value search knows it
+    q = "How many teachers are teaching HIST-101?"
+    ents = _entities(q)
+    assert stated_values(q, [COURSE], ents)
+    binding = bind_slots(COURSE.slots, ents, set())
+    assert binding is not None and ents[binding["1"][0]].value == "HIST-101"
+
+
+def test_the_example_repeated_replaces_an_approximate_reading_and_a_number_inside_it():
+    q = "How many teachers teach HIST-101?"
+    near = LinkedValue("HIST-101", q.index("HIST"), q.index("HIST") + 8, "History", "dept.name", "", 0.2, 0)
+    ents = _entities(q, [near])
+    stated_values(q, [COURSE], ents)
+    assert [e.kind for e in ents] == ["stated"]
+    office = _template(
+        7,
+        "Who sits in office DRE 102?",
+        "SELECT name FROM teacher WHERE office = 'DRE 102'",
+        "Who sits in office $1?",
+        "SELECT name FROM teacher WHERE office = $1",
+    )
+    q = "Which teacher has the office DRE 102?"
+    ents = _entities(q)
+    assert [e.kind for e in ents] == ["number"]
+    stated_values(q, [office], ents)
+    assert [(e.kind, e.value) for e in ents] == [("stated", "DRE 102")]
+
+
+def test_a_value_two_columns_hold_is_read_on_the_slots_column():
+    q = "Which rooms were used in the Autumn term?"
+    a = q.index("Autumn")
+    # found exactly as a pupil's name first; the value search also found it as a term
+    link = LinkedValue("Autumn", a, a + 6, "Autumn", "pupil.name", "", 0.0, 0)
+    link.alternatives = [LinkedValue("Autumn", a, a + 6, "Autumn", "lesson.term", "", 0.0, 1)]
+    ents = _entities(q, [link])
+    binding = bind_slots(TERM.slots, ents, set())
+    assert binding == {"1": (0, 1.0)}
+    # no such reading: an exact repetition of the template's example adds it
+    bare = LinkedValue("Autumn", a, a + 6, "Autumn", "pupil.name", "", 0.0, 0)
+    ents = _entities(q, [bare])
+    assert bind_slots(TERM.slots, ents, set()) is None
+    stated_values(q, [TERM], ents)
+    assert bind_slots(TERM.slots, ents, set()) is not None
+    assert param_value(ents[0], TERM.slots[0]) == "Autumn"
+
+
+def test_single_letters_and_letter_patterns():
+    q = "Which pupils received a grade B?"
+    ents = _entities(q)
+    assert stated_values(q, [GRADE], ents) and ents[0].value == "B"
+    # the article is no grade A
+    grade_a = _template(
+        8,
+        "List the pupils with grade A.",
+        "SELECT name FROM pupil WHERE grade = 'A'",
+        "List the pupils with grade $1.",
+        "SELECT name FROM pupil WHERE grade = $1",
+    )
+    q = "List a pupil of each grade."
+    assert not stated_values(q, [grade_a], _entities(q))
+    assert stated_values("Who received an A?", [grade_a], _entities("Who received an A?"))
+    # "starting with the letter m": a pattern value, wildcards from the template
+    q = "Which pupils have names that start with the letter m?"
+    ents = _entities(q)
+    assert [(e.kind, e.value) for e in ents] == [("quoted", "m")]
+    binding = bind_slots(INITIAL.slots, ents, set())
+    assert binding is not None and param_value(ents[0], INITIAL.slots[0]) == "m%"
+    assert _entities("names starting with a vowel") == []
+    assert [lit.value for lit in find_literals("used more than twice")] == [2]
+
+
+def test_a_quoted_number_fills_a_number_slot_as_a_number():
+    q = 'Which teacher is in room number "310"?'
+    ents = _entities(q)
+    binding = bind_slots(ROOM.slots, ents, set())
+    assert binding is not None
+    assert param_value(ents[binding["1"][0]], ROOM.slots[0]) == 310
+
+
+def test_a_quoted_two_word_name_fills_two_side_by_side_slots():
+    q = 'How many lessons is "Karl Ode" attending?'
+    ents = _entities(q)
+    assert split_names(q, [PUPIL, NICK], ents)
+    binding = bind_slots(PUPIL.slots, ents, set(), frozenset({"1", "2"}))
+    assert binding is not None
+    assert [ents[binding[k][0]].value for k in ("1", "2")] == ["Karl", "Ode"]
+    # a one-slot template takes the whole name, never one of its words
+    one = bind_slots(NICK.slots, ents, set())
+    assert one is not None and ents[one["1"][0]].value == "Karl Ode"
+    # and the words of a name go to side-by-side slots only
+    assert bind_slots(PUPIL.slots, ents, set()) is None
+    # the matcher counts the name once, whole: no "unused" value for the template that takes its words
+    matcher = Matcher([PUPIL, NICK], [])
+    by_index = {c.template.index: c for c in matcher.rank(q, _entities(q))}
+    assert by_index[4].unused == [] and by_index[4].bindings
+
+
+def test_the_words_that_build_a_question():
+    assert content_tokens("who don't advise any pupil") == content_tokens("who do not advise any pupil")
+    assert "__not" in content_tokens("pupils that can't swim")
+    assert set(content_tokens("the full names of the pupils")) == set(
+        content_tokens("the first names and last names of the pupils")
+    )
+    assert "__min_date" not in content_tokens("the first name of the teacher")
+    assert content_tokens("the phone number of every teacher") == ["phon", "number", "teacher"]
+    assert "__count" in content_tokens("the number of teachers for each room")
+    assert "__each" in content_tokens("the number of teachers for each room")
+    assert "__each" not in content_tokens("the name of each teacher")
+    # "which" asks only at the start of a sentence
+    assert "which" in content_tokens("Which room is the largest?")
+    assert "which" not in content_tokens("the rooms which have a window")
+    q = "rooms with greater than 20 seats and at least 2 doors"
+    assert [q[a:b] for a, b in operator_spans(q)] == ["greater than", "at least"]
+    # a person's names are never looked up as values, in whatever order they are listed
+    q = "the full names, or the first, middle, and last names"
+    assert [q[a:b] for a, b in operator_spans(q)] == ["full names", "first, middle, and last names"]
+    assert content_tokens("the first and last names") == content_tokens("the first name and last name")
+    assert content_tokens("first, middle and last names") == ["firstnam", "middlenam", "lastnam"]
+    assert "__min_date" in content_tokens("When did she first become a customer?")
+    # "under the category" is a place, "under 20" a comparison; "> 80000" says "more than 80000"
+    assert "__lt" not in content_tokens("the products under the category Seeds")
+    assert "__lt" in content_tokens("pupils under 20")
+    assert "__gt" not in content_tokens("the most rooms over its entire existence")
+    assert content_tokens("teachers with salary > 80000") == content_tokens("teachers with salary over 80000")
+    assert set(content_tokens("pupils aged 12 or older")) == set(content_tokens("pupils aged at least 12"))
+
+
+def test_what_the_sql_computes_agrees_with_the_question_but_is_never_required():
+    assert sql_operators("SELECT count(DISTINCT room) FROM lesson") == {"__count", "__distinct"}
+    assert sql_operators("SELECT name FROM t ORDER BY size DESC LIMIT 1") == {"__max", "__order"}
+    assert "__not" in sql_operators("SELECT id FROM t EXCEPT SELECT id FROM u")
+    free = _template(
+        0,
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name NOT IN (SELECT room FROM lesson)",
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name NOT IN (SELECT room FROM lesson)",
+    )
+    booked = _template(
+        1,
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name IN (SELECT room FROM lesson)",
+        "Which rooms are free?",
+        "SELECT name FROM room WHERE name IN (SELECT room FROM lesson)",
+    )
+    matcher = Matcher([free, booked], [])
+    by_index = {c.template.index: c for c in matcher.rank("Which rooms are not used?", [])}
+    assert by_index[0].factors["operators"] == 1.0  # the NOT IN says "not"
+    assert by_index[1].factors["operators"] < 1.0
+    # a question that does not say "not" loses nothing against the NOT IN template
+    plain = {c.template.index: c for c in matcher.rank("Which rooms are free?", [])}
+    assert plain[0].factors["operators"] == plain[1].factors["operators"] == 1.0
+
+
+def test_either_of_two_against_a_template_with_one_value():
+    q = "How many pupils got either a grade B or C?"
+    matcher = Matcher([GRADE], [])
+    ents = _entities(q)
+    cands = matcher.rank(q, ents)
+    assert cands and cands[0].factors.get("either", 1.0) < 1.0
+
+
+def test_corresponding_number_of_is_a_count():
+    assert "__count" in content_tokens("Show all rooms and the corresponding number of lessons.")
+    assert "__count" in content_tokens("Which room has the most number of lessons?")
+
+
+def test_which_asks_for_the_things_a_template_returns():
+    names = _template(
+        0,
+        "Find the name of the room with the most lessons.",
+        "SELECT r.name FROM room r JOIN lesson l ON l.room = r.name GROUP BY r.name ORDER BY count(*) DESC LIMIT 1",
+        "Find the name of the room with the most lessons.",
+        "SELECT r.name FROM room r JOIN lesson l ON l.room = r.name GROUP BY r.name ORDER BY count(*) DESC LIMIT 1",
+    )
+    how_many = _template(
+        1,
+        "How many lessons does the busiest room have?",
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM lesson GROUP BY room) t",
+        "How many lessons does the busiest room have?",
+        "SELECT max(n) FROM (SELECT count(*) AS n FROM lesson GROUP BY room) t",
+    )
+    matcher = Matcher([names, how_many], [])
+    by_index = {c.template.index: c for c in matcher.rank("Which room has the most lessons?", [])}
+    # "which" is answered by the rows (and the names) the first template returns, not by one value
+    assert "which" not in by_index[0].unexplained and "nam" not in by_index[0].missing
+    assert "which" in by_index[1].unexplained
+    assert by_index[0].q_cov == 1.0 and by_index[0].t_cov == 1.0
