@@ -12,6 +12,8 @@ The same scope resolution fills the placeholders of workload digests with values
 
 from __future__ import annotations
 
+import re
+
 from sqlglot import exp
 
 from ctxtool.draft.describe.conditions import Conditions, other_end, referenced
@@ -23,6 +25,20 @@ from ctxtool.draft.model import Model
 from ctxtool.draft.workload import parse
 
 __all__ = ["Describer", "Scope", "instantiate"]
+
+
+_FIRST_LAST = re.compile(r"\b(first name|last name)(s?)(,| and) (?!\1)(first name|last name)(s?)\b", re.I)
+
+
+def full_names(text: str) -> str:
+    """ "First name and last name of employees" -> "Full name of employees": how people ask for both
+    (the question keeps the columns' own words, so the template has both wordings)."""
+
+    def say(m: re.Match[str]) -> str:
+        word = "Full" if m.group(1)[0].isupper() else "full"
+        return f"{word} name{m.group(2)}"
+
+    return _FIRST_LAST.sub(say, text)
 
 
 class Describer(Conditions, Select):
@@ -49,7 +65,7 @@ class Describer(Conditions, Select):
 
     def wordings(self, sql: str) -> tuple[str, str]:
         """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
-        return self.question(sql), self.describe(sql)
+        return self.question(sql), full_names(self.describe(sql))
 
     def describe(self, sql: str) -> str:
         tree = parse(sql, self.m.dialect)

@@ -57,6 +57,28 @@ def _ends_of(model: Model, col: Column) -> set[str]:
     return {col.table.name.lower()} | ({ref.name.lower()} if ref is not None else set())
 
 
+def yearly(col: Column, label: str) -> bool:
+    """A number that is a year (``year``, ``open_year``, a ``season`` of four-digit years): compared
+    with "after" / "before", as people say it."""
+    if col.category != "number":
+        return False
+    if col.is_year or "year" in label.lower().split():
+        return True
+    prof = col.profile or {}
+    lo, hi = prof.get("min"), prof.get("max")
+    return (
+        label.lower().split()[-1:] == ["season"]
+        and isinstance(lo, (int, float))
+        and isinstance(hi, (int, float))
+        and 1000 <= lo <= hi <= 2200
+    )
+
+
+def is_age(label: str) -> bool:
+    """A label whose last word is "age": higher is older."""
+    return label.lower().split()[-1:] == ["age"]
+
+
 def counts_things(label: str) -> bool:
     """A numeric column named by a plural noun ("cows", "working horses") holds a count of things."""
     last = label.rsplit(" ", 1)[-1].lower()
@@ -188,7 +210,10 @@ class Conditions:
                         }
                     else:
                         used_tables |= {t.name.lower() for t in scope.order if t is not counted}
-                    end = other_end(self.m, counted, used_tables)
+                    # a bare COUNT(*) of one table counts its own rows (a store referencing its
+                    # manager and address is no link table to be read through)
+                    bare = len(scope.order) == 1 and not used
+                    end = None if bare else other_end(self.m, counted, used_tables)
                     if end is not None:
                         return f"Count of {end.names.plural}"
                 return f"Count of {counted.names.plural if counted else subject}"
@@ -334,7 +359,13 @@ class Conditions:
                     label = self.label(scope, yc, left)
                     if cls is exp.EQ:
                         return yc.table, f"with {label} in {_value_text(right)}"
-                    return yc.table, f"with {label} year {word}{_value_text(right)}"
+                    when = {
+                        "above ": "after ",
+                        "below ": "before ",
+                        "of at least ": "in or after ",
+                        "of at most ": "in or before ",
+                    }.get(word, word)
+                    return yc.table, f"with {label} year {when}{_value_text(right)}"
                 col = scope.column(left)
                 if col is not None and _is_value(right):
                     label = self.label(scope, col, left)
@@ -352,6 +383,21 @@ class Conditions:
                             "of at most ": "on or before ",
                         }.get(word, word)
                         return col.table, f"with {label} {when}{_value_text(right, col)}"
+                    if yearly(col, label) and cls in (exp.GT, exp.LT, exp.GTE, exp.LTE):
+                        # a year is a point in time: "with year after 2000", "in or before 1990"
+                        flipped = {exp.GT: exp.LT, exp.LT: exp.GT, exp.GTE: exp.LTE, exp.LTE: exp.GTE}
+                        op = cls if left is node.this else flipped[cls]  # the value written first
+                        when = {exp.GT: "after ", exp.LT: "before ", exp.GTE: "in or after "}.get(
+                            op, "in or before "
+                        )
+                        return col.table, f"with {label} {when}{_value_text(right, col)}"
+                    if (
+                        self._question and cls in (exp.GT, exp.LT) and is_age(label) and (left is node.this)
+                    ):  # "older than 30": how people compare ages
+                        return (
+                            col.table,
+                            f"{'older' if cls is exp.GT else 'younger'} than {_value_text(right)}",
+                        )
                     if cls is exp.NEQ and self._question:  # "whose status is not 'Village'"
                         return col.table, f"whose {label} is not {_value_text(right, col)}"
                     if (
@@ -360,11 +406,11 @@ class Conditions:
                         and word in ("of at least ", "of at most ")
                     ):
                         # "aged 25 or older", "opened in 2011 or later": the bound said after the value
-                        yearly = col.is_year or "year" in label.lower().split()
+                        later = col.is_year or "year" in label.lower().split()
                         more = (
-                            ("later" if yearly else "more")
+                            ("later" if later else "more")
                             if word == "of at least "
-                            else ("earlier" if yearly else "less")
+                            else ("earlier" if later else "less")
                         )
                         return col.table, f"with {label} {_value_text(right, col)} or {more}"
                     return col.table, f"with {label} {word}{_value_text(right, col)}"

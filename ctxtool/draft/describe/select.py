@@ -23,6 +23,9 @@ from ctxtool.draft.describe.words import (
 from ctxtool.draft.model import Table
 from ctxtool.draft.phrasing import plural_words, verb
 
+# "the singer with the highest age" is "the oldest singer" (said of the rows' own age)
+AGE_SUPERLATIVE = {"highest age": "oldest", "lowest age": "youngest"}
+
 HOW_MANY = {
     exp.GT: "more than",
     exp.GTE: "at least",
@@ -64,6 +67,31 @@ def measured(scope: Scope, sel: exp.Select) -> Table | None:
     return found if len(tables) == 1 else None
 
 
+def listed_table(scope: Scope, sel: exp.Select) -> Table | None:
+    """The table whose rows a plain list over a join shows, when the FROM table is not it: ``SELECT
+    t.name FROM genre JOIN track ... WHERE genre.name = 'Rock'`` lists tracks ("the names of tracks
+    in the genre with name 'Rock'", as a person names the thing asked for first)."""
+    if sel.args.get("group") is not None or not 2 <= len(scope.order) <= 3 or scope.main is None:
+        return None  # (a longer path reads better from the table it starts at)
+    tables = set()
+    for p in sel.expressions:
+        inner = p.this if isinstance(p, exp.Alias) else p
+        col = scope.column(inner)
+        if col is None:
+            return None
+        tables.add(col.table.name)
+        found = col.table
+        if col.label.lower() in (found.names.singular.lower(), found.names.plural.lower()):
+            return None  # "the party of parties": the column is said by its table's name
+    if len(tables) != 1 or found is scope.main:
+        return None
+    if key_strength(found.columns[0]) and all(
+        scope.column(p.this if isinstance(p, exp.Alias) else p) in found.pk_columns for p in sel.expressions
+    ):
+        return None  # only the keys of another table: the ids of the FROM table's rows
+    return found
+
+
 def scope_tables(sel: exp.Select) -> set[str]:
     return {t.name.lower() for t in sel.find_all(exp.Table) if t.find_ancestor(exp.Select) is sel}
 
@@ -101,7 +129,7 @@ class Select:
 
     def describe_select(self, sel: exp.Select) -> str:
         scope = Scope(self.m, sel)
-        scope.subject = measured(scope, sel)
+        scope.subject = measured(scope, sel) or listed_table(scope, sel)
         main = scope.main
         subject = main.names.plural if main else "rows"
         projections = sel.expressions
@@ -170,6 +198,7 @@ class Select:
                 n = lim.this
         order = sel.args.get("order")
         order_words = ""
+        order_tables: set[Table] = set()  # the tables the order is about: their words say they are there
         if order is not None and order.expressions:
             o = order.expressions[0]
             desc = bool(o.args.get("desc"))
@@ -188,6 +217,8 @@ class Select:
                 agg = self.aggregate(scope, o.this)
                 if agg:
                     order_words = ("highest " if desc else "lowest ") + agg[0].lower() + agg[1:]
+            if col is not None:
+                order_tables.add(col.table)
             if col is not None and not order_words:
                 extreme = ("latest " if desc else "earliest ") if col.category == "date" else ""
                 extreme = extreme or ("highest " if desc else "lowest ")
@@ -316,6 +347,8 @@ class Select:
             shown = any(c is not None and c.table is table for c in plain_cols.values())
             if shown and not words:
                 continue  # its columns are asked for: that it is there goes without saying
+            if not words and table in order_tables and order_words:
+                continue  # "the user with the highest review rating": joined to be ordered by
             if not words and self._link_ends_in(scope, table):
                 continue  # said by the table at its other end ("students in the dorm ...")
             if across and not groups_on_it:
@@ -329,7 +362,7 @@ class Select:
             elif is_child and not groups_on_it:
                 end = other_end(self.m, table, {t.name.lower() for t in scope.order})
                 one = (end or table).names.singular  # students with a lives_in row: "with a dorm"
-                if not words and (end or table).names.plural in head:
+                if not words and (end or table).names.plural in head + having_words:
                     continue  # "How many dorm amenities ... for each dorm": counted, so there
                 phrase = f"with {_article(one)} {one}"
                 parts.append(
@@ -436,6 +469,15 @@ class Select:
             most = _most(order_words)
             shown = [p for p in plain if p not in order_words or p in group_labels]
             shown_many = [m for p, m in zip(plain, many, strict=True) if p in shown]
+            adjective = AGE_SUPERLATIVE.get(order_words) if not group_labels else None
+            if adjective:  # "the oldest singer", "the 3 youngest singers"
+                if n == "1":
+                    if not shown:
+                        return f"Which {one} is the {adjective}", ""
+                    return f"What {verb(shown[-1])} the {_and_list(shown)} of the {adjective} {one}", ""
+                if not shown:
+                    return f"Which {n} {subject} are the {adjective}", ""
+                return f"What are the {_and_list(shown_many)} of the {n} {adjective} {subject}", ""
             if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
                 return f"Which {_and_list(shown)} has the {most}", ""
             if n == "1":

@@ -1,0 +1,106 @@
+"""The workload describer says things the way people ask them: the thing listed named first (the
+names of tracks, not "the track names of genres"), years compared with after / before, ages with
+older / the oldest, first and last name as "full name", and no "with a review" once the order or the
+count already names the joined table (real PostgreSQL, a small fixture of its own)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool.connectors import connect
+from ctxtool.draft.describe import Describer, full_names
+from ctxtool.draft.model import Model
+from ctxtool.snapshot import build
+
+
+@pytest.fixture(scope="module")
+def clubs(_pg15_admin):
+    """Members of clubs with ratings, and a venue that references two other tables but is no link."""
+    import psycopg
+
+    from tests.backends import _pg_create, _pg_drop, unique_name
+
+    name = unique_name("ctx_wording")
+    dsn = _pg_create(_pg15_admin, name)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE club (club_id int PRIMARY KEY, club_name text, founded_year int, season int);"
+            "CREATE TABLE member (member_id int PRIMARY KEY, first_name text, last_name text, age int,"
+            " club_id int REFERENCES club);"
+            "CREATE TABLE rating (rating_id int PRIMARY KEY, member_id int REFERENCES member, stars int);"
+            "CREATE TABLE venue (venue_id int PRIMARY KEY, club_id int REFERENCES club,"
+            " manager_id int REFERENCES member, opened date);"
+            "INSERT INTO club SELECT i, 'Club ' || i, 1950 + i, 2000 + i FROM generate_series(1, 12) i;"
+            "INSERT INTO member SELECT i, 'F' || i, 'L' || i, 20 + i % 30, 1 + i % 12"
+            " FROM generate_series(1, 60) i;"
+            "INSERT INTO rating SELECT i, 1 + i % 60, i % 5 FROM generate_series(1, 90) i;"
+            "INSERT INTO venue SELECT i, i, i, DATE '2020-01-01' + i FROM generate_series(1, 12) i;"
+            "ANALYZE"
+        )
+    with connect(dsn) as conn:
+        snap = build(conn, profile=True)
+    yield Describer(Model(snap))
+    _pg_drop(_pg15_admin, name)
+
+
+@pytest.mark.postgres
+def test_a_list_over_a_join_names_the_listed_table_first(clubs):
+    sql = (
+        "SELECT T2.first_name FROM club AS T1 JOIN member AS T2 ON T1.club_id = T2.club_id "
+        "WHERE T1.club_name = 'Club 3'"
+    )
+    assert clubs.question(sql) == "What are the first names of members in the club with name 'Club 3'?"
+
+
+@pytest.mark.postgres
+def test_years_are_compared_with_after_and_before(clubs):
+    assert clubs.question("SELECT club_name FROM club WHERE founded_year > 1960") == (
+        "What are the names of clubs with founded year after 1960?"
+    )
+    assert "season before 2005" in clubs.question("SELECT club_name FROM club WHERE season < 2005")
+    assert "founded year in or after 1960" in clubs.question(
+        "SELECT club_name FROM club WHERE founded_year >= 1960"
+    )
+    # the value written first: 1960 < founded_year is after 1960
+    assert "after 1960" in clubs("SELECT club_name FROM club WHERE 1960 < founded_year")
+
+
+@pytest.mark.postgres
+def test_ages_are_said_older_younger_and_the_oldest(clubs):
+    sql = "SELECT first_name FROM member ORDER BY age DESC LIMIT 1"
+    assert clubs.question(sql) == "What is the first name of the oldest member?"
+    sql = "SELECT first_name FROM member ORDER BY age LIMIT 3"
+    assert clubs.question(sql) == "What are the first names of the 3 youngest members?"
+    assert clubs.question("SELECT COUNT(*) FROM member WHERE age > 40") == "How many members older than 40?"
+    # the phrase keeps the column's words: the template has both wordings
+    assert clubs("SELECT COUNT(*) FROM member WHERE age > 40") == "Count of members with age above 40"
+
+
+@pytest.mark.postgres
+def test_first_and_last_name_are_a_full_name_in_the_phrase(clubs):
+    question, phrase = clubs.wordings("SELECT first_name, last_name, age FROM member")
+    assert "first name" in question and "last name" in question
+    assert phrase == "Full name and age of members"
+    assert full_names("Member ID, first name, last name, email and age") == (
+        "Member ID, full name, email and age"
+    )
+
+
+@pytest.mark.postgres
+def test_a_joined_table_said_by_the_order_or_the_count_needs_no_with(clubs):
+    sql = (
+        "SELECT T1.first_name FROM member AS T1 JOIN rating AS T2 ON T1.member_id = T2.member_id "
+        "ORDER BY T2.stars DESC LIMIT 1"
+    )
+    assert "with a rating" not in clubs.question(sql)
+    sql = (
+        "SELECT T1.first_name FROM member AS T1 JOIN rating AS T2 ON T1.member_id = T2.member_id "
+        "GROUP BY T1.member_id HAVING COUNT(*) >= 2"
+    )
+    assert "with a rating" not in clubs.question(sql)
+
+
+@pytest.mark.postgres
+def test_a_bare_count_counts_the_table_itself(clubs):
+    # venue references a club and a member, but counting its rows counts venues
+    assert clubs.question("SELECT COUNT(*) FROM venue") == "How many venues are there?"
