@@ -298,6 +298,8 @@ class Namer:
             return label
         name = self.table(table)
         words = without_table_prefix(words_of(column["name"]), name.singular)
+        if initial_name(words, name.singular):
+            return "name"
         if words.lower() in (name.singular.lower(), name.plural.lower()) and _names_each_row(table, column):
             return "name"  # aircraft.aircraft, city.city: the name of each row ("the names of all cities")
         return words
@@ -343,9 +345,28 @@ def without_table_prefix(label: str, singular: str) -> str:
     said by the question already (keys, ``club ID``, keep their table)."""
     head = singular.lower() + " "
     rest = label[len(head) :] if label.lower().startswith(head) else ""
+    if not rest:
+        # a short form of the table's name as the prefix: ``stu_gpa`` of a student -> "gpa"
+        first, _, tail = label.partition(" ")
+        word = singular.lower().split()[0] if singular.split() else ""
+        if (
+            tail
+            and 2 <= len(first) <= 4
+            and first.isalpha()
+            and word.startswith(first.lower())
+            and first.lower() != word
+        ):
+            rest = tail
     if not rest or rest.lower() in ("id", "ids", "key", "code", "number", "no"):
         return label
     return rest
+
+
+def initial_name(label: str, singular: str) -> bool:
+    """``cname`` of a course, ``dname`` of a department: the table's initial before "name", the
+    row's name (one-letter prefixes that say which name, ``fname``, are split before)."""
+    low = label.lower()
+    return len(low) == 5 and low.endswith("name") and singular[:1].lower() == low[0]
 
 
 def _names_each_row(table: dict[str, Any], column: dict[str, Any]) -> bool:

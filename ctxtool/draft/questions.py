@@ -61,7 +61,9 @@ def naming(t: Table) -> list[Column]:
     last = next((c for c in describing(t) if c.label.lower().endswith("last name")), None)
     if first is not None and last is not None:
         return [first, last]
-    named = [c for c in t.columns if c.readable and c.category == "text" and _names_a_row(c)]
+    named = [
+        c for c in t.columns if c.readable and c.category == "text" and _names_a_row(c) and not c.repeats
+    ]  # a name that most rows share (a trip's start station name) does not name a row
     return named[:1]
 
 
@@ -199,12 +201,14 @@ class QuestionDrafter:
                         "superlative",
                         t,
                     )
-            self.add(
-                f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the highest {label}?",
-                f"SELECT {nsql}, {mc} FROM {nsrc} ORDER BY {mc} DESC LIMIT 1",
-                "superlative",
-                t,
-            )
+            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                self.add(
+                    f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the "
+                    f"{word} {label}?",
+                    f"SELECT {nsql}, {mc} FROM {nsrc} ORDER BY {mc} {order} LIMIT 1",
+                    "superlative",
+                    t,
+                )
             self.add(
                 f"List the {said} of all {p} ordered by {label}.",
                 f"SELECT {nsql} FROM {nsrc} ORDER BY {mc}",
@@ -267,6 +271,15 @@ class QuestionDrafter:
                     "ordered",
                     t,
                 )
+                for word, order in (("earliest", "ASC"), ("latest", "DESC")):
+                    self.add(
+                        f"What is the {the_names(names, 1)} of the {s} with the {word} {d.label}?",
+                        f"SELECT {self.cols(names)} FROM {nsrc} WHERE {m.col(d)} IS NOT NULL "
+                        f"ORDER BY {m.col(d)} {order} LIMIT 1",
+                        "date-superlative",
+                        t,
+                        also=f"Which {s} has the {word} {d.label}? Give its {the_names(names, 1)}.",
+                    )
         others = [c for c in shown if c not in names][:4]
         for i, a in enumerate(others):  # two describing columns side by side
             for b in others[i + 1 :]:
@@ -287,6 +300,15 @@ class QuestionDrafter:
                 f"SELECT DISTINCT {m.col(c)} FROM {src}",
                 "distinct",
                 t,
+            )
+        for c in [c for c in listed if c not in cats and c.category == "text" and has_duplicates(c)][:3]:
+            # "How many different cities do employees live in?": a listed column whose values repeat
+            self.add(
+                f"How many distinct {plural_label(c)} do {p} have?",
+                f"SELECT COUNT(DISTINCT {m.col(c)}) FROM {src}",
+                "count-distinct",
+                t,
+                also=f"How many different {plural_label(c)} are there?",
             )
         for cat in [c for c in categories(t, m) if c not in names]:  # a name is not a dimension
             cc = m.col(cat)

@@ -35,6 +35,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "count-distinct": 0.83,  # kept beside the breakdown: without it "how many different" gets one
     "count-where": 0.8,
     "superlative": 0.8,
+    "date-superlative": 0.76,
     "join-top": 0.79,
     "link-top": 0.79,
     "top-n": 0.78,

@@ -103,8 +103,22 @@ def references(c: Column) -> bool:
     return d is not None and 1 < d <= CATEGORICAL_MAX and c.repeats
 
 
+# Numbers that identify rather than measure: a phone, a postal code, a room or flight number.
+_IDENTIFYING = re.compile(
+    r"phone|\bfax\b|\bzip\b|zip ?code|post ?code|postal|\bcode\b|\bssn\b|\bextension\b|"
+    r"\bnumber$|\bno$",
+    re.I,
+)
+
+
+def identifying(col: Column) -> bool:
+    """Whether a number column names something (``phone``, ``zip_code``, ``room_number``): its sum,
+    average or "highest" means nothing."""
+    return bool(_IDENTIFYING.search(col.label) or _IDENTIFYING.search(col.name.replace("_", " ")))
+
+
 def measures(table: Table) -> list[Column]:
-    return readable([c for c in table.columns if c.is_measure])[:MAX_MEASURES]
+    return readable([c for c in table.columns if c.is_measure and not identifying(c)])[:MAX_MEASURES]
 
 
 def dates(table: Table) -> list[Column]:
@@ -245,7 +259,7 @@ class TemplateDrafter:
             self.add(
                 f"How many {p} are there for each {c.label}?",
                 f"SELECT {cc}, COUNT(*) AS {snake(t.name)}_count FROM {src} GROUP BY {cc} "
-                f"ORDER BY {snake(t.name)}_count DESC, {cc}",
+                f"ORDER BY {snake(t.name)}_count DESC",
                 "schema:breakdown",
                 t,
                 also=f"Show each {c.label} and the number of {p} with it.",
