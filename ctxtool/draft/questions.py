@@ -120,8 +120,9 @@ class QuestionDrafter:
         for c in listed:
             # a column whose values repeat is listed by its values, each once ("the locations of
             # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
+            # (people listing a column whose values repeat mostly want each value once)
             dimension = c.is_categorical and c.category == "text"
-            distinct = "DISTINCT " if dimension or (c.repeats and has_duplicates(c)) else ""
+            distinct = "DISTINCT " if dimension or has_duplicates(c) else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
@@ -308,7 +309,7 @@ class QuestionDrafter:
                 f"SELECT COUNT(DISTINCT {m.col(c)}) FROM {src}",
                 "count-distinct",
                 t,
-                also=f"How many different {plural_label(c)} are there?",
+                also=f"How many different {plural_label(c)} of {p} are there?",
             )
         for cat in [c for c in categories(t, m) if c not in names]:  # a name is not a dimension
             cc = m.col(cat)
@@ -324,7 +325,7 @@ class QuestionDrafter:
                 f"SELECT COUNT(DISTINCT {cc}) FROM {src}",
                 "count-distinct",
                 t,
-                also=f"How many different {plural_label(cat)} are there?",
+                also=f"How many different {plural_label(cat)} of {p} are there?",
             )
             self.add(
                 f"Which {cat.label} has the most {p}?",
@@ -422,6 +423,24 @@ class QuestionDrafter:
                 child,
                 parent,
             )
+        self.add(
+            f"How many {counted} does each {parent.names.singular} have? Give the {the_names(names, 1)} "
+            f"and the number.",
+            f"SELECT {sql}, COUNT(*) FROM {src} GROUP BY {keys}, {sql}",
+            "per-parent",
+            child,
+            parent,
+            also=f"Show the {the_names(names)} of all {parent.names.plural} and the number of {counted} of each.",
+        )
+        self.add(
+            f"How many {parent.names.plural} have no {counted}?",
+            f"SELECT COUNT(*) FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
+            f"(SELECT {m.col(fk)} FROM {m.table_sql(child)} WHERE {m.col(fk)} IS NOT NULL)",
+            "count-without",
+            child,
+            parent,
+            also=f"Count the {parent.names.plural} that do not have any {counted}.",
+        )
         self.add(
             f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
             f"SELECT {sql} FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "

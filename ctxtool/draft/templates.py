@@ -85,7 +85,7 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
     code?" is asked of the code itself, not of the name it stands for. With ``model``, not a
     reference to a table the table references twice ("destroyed by" / "authorised by" employee):
     one word tells those apart, and a wrong one answers wrong."""
-    own = readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
+    own = readable([c for c in table.columns if c.is_categorical and not identifying(c)])[:MAX_CATEGORIES]
     refs = [c for c in table.columns if references(c)]
     if model is not None:
         parents = [j.parent for j in model.parents_of(table)]
@@ -111,9 +111,15 @@ _IDENTIFYING = re.compile(
 )
 
 
+_CONTACT = re.compile(r"phone|\bfax\b|e-?mail|\burl\b|website", re.I)
+
+
 def identifying(col: Column) -> bool:
-    """Whether a number column names something (``phone``, ``zip_code``, ``room_number``): its sum,
-    average or "highest" means nothing."""
+    """Whether a column names something rather than measuring or grouping it: a number such as a
+    ``phone``, ``zip_code`` or ``room_number`` (its sum, average or "highest" means nothing), or a
+    contact (phone, e-mail: no one counts rows per phone number)."""
+    if col.category != "number":
+        return bool(_CONTACT.search(col.label) or _CONTACT.search(col.name))
     return bool(_IDENTIFYING.search(col.label) or _IDENTIFYING.search(col.name.replace("_", " ")))
 
 
@@ -284,6 +290,13 @@ class TemplateDrafter:
                 f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                 f"ORDER BY {mc} DESC, {order_keys} LIMIT {TOP_N}",
                 "schema:top-n",
+                t,
+            )
+            self.add(
+                f"Which {TOP_N} {p} have the lowest {meas.label}?",
+                f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
+                f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
+                "schema:bottom-n",
                 t,
             )
             agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
