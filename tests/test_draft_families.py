@@ -126,3 +126,30 @@ def test_years_held_as_numbers_get_before_and_after_facets(drafted):
     facets = {d.item["intent"]: d.item["sql_snippet"] for d in drafted[1].kept}
     assert facets["shops with opened year after 2000"] == "shop.opened_year > 2000"
     assert facets["shops with opened year before 2000"] == "shop.opened_year < 2000"
+
+
+def test_kind_prefixes_and_composite_key_codes():
+    """``ref_locations`` is "locations"; a code that is one part of a composite key is still a
+    dimension of its table (the number of documents per location code)."""
+    from ctxtool.draft.names import Namer, without_kind_prefix
+
+    assert without_kind_prefix("ref location") == "location"
+    assert without_kind_prefix("ref") == "ref"
+    assert Namer().table({"name": "ref_locations"}).plural == "locations"
+    snap = {
+        "snapshot_version": 1,
+        "engine": "postgres",
+        "schemas": [{"name": "public", "tables": [
+            {"name": "place", "primary_key": ["place_code"], "row_estimate": 4,
+             "columns": [{"name": "place_code", "type": "text", "profile": {"distinct": 4}},
+                         {"name": "label", "type": "text", "profile": {"distinct": 4}}]},
+            {"name": "stay", "primary_key": ["item_id", "place_code"], "row_estimate": 40,
+             "foreign_keys": [{"columns": ["place_code"], "ref_table": "place", "ref_columns": ["place_code"]}],
+             "columns": [{"name": "item_id", "type": "int", "profile": {"distinct": 20}},
+                         {"name": "place_code", "type": "text", "profile": {"distinct": 4}},
+                         {"name": "nights", "type": "int", "profile": {"distinct": 9}}]},
+        ]}],
+    }  # fmt: skip
+    model = Model(snap)
+    assert "place_code" in [c.name for c in categories(model.table("stay"), model)]
+    assert "place_code" not in [c.name for c in categories(model.table("place"), model)]

@@ -286,7 +286,7 @@ class Namer:
         # (``t01``, ``XK``) is named by its comment where there is one.
         label = None if identifier_is_readable(name) else comment_label(table.get("comment"), limit=3)
         base = singularize(label) if label else singularize(words_of(name))
-        base = _head_of_relation(base, table)
+        base = _head_of_relation(without_kind_prefix(base), table)
         return TableName(base, pluralize(base))
 
     def column(self, table: dict[str, Any], column: dict[str, Any]) -> str:
@@ -314,6 +314,17 @@ class Namer:
         return bool(re.search(r"[a-z]{3,}", column["name"].lower())) and not re.fullmatch(
             r"[a-z]{1,2}\d+", column["name"].lower()
         )
+
+
+# Prefixes that say what kind of table it is, not what its rows are (``ref_locations``,
+# ``tbl_orders``, ``lkp_status``): people say "locations".
+_KIND_PREFIXES = frozenset("ref tbl lkp lu lookup dim".split())
+
+
+def without_kind_prefix(base: str) -> str:
+    """``ref location`` -> "location", ``tbl order`` -> "order" (a one-word name is kept)."""
+    first, _, rest = base.partition(" ")
+    return rest if rest and first.lower() in _KIND_PREFIXES else base
 
 
 def _head_of_relation(base: str, table: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ from ctxtool.draft.templates import (
     is_additive,
     key_columns,
     measures,
+    references,
     relationship,
     said_by_value,
     say,
@@ -387,6 +388,27 @@ class QuestionDrafter:
                 c,
                 p,
             )
+            self.of_named(pnames, cnames, p, src, "join-of-named", c, p)
+
+    def of_named(
+        self, pnames: list[Column], shown: list[Column], p: Table, src: str, kind: str, *tables: Table
+    ) -> None:
+        """ "What are the titles of the albums of the artist named 'X'?": the rows of a parent one
+        names (``src`` joins them); a parent named by one column only (two say a person, whose
+        values a question gives apart)."""
+        m = self.m
+        values = m.values(pnames[0], 1) if len(pnames) == 1 else []
+        if not values:
+            return
+        name, v = pnames[0], values[0]
+        rows = tables[0] if kind == "join-of-named" else tables[-1]
+        self.add(
+            f"What are the {the_names(shown)} of the {rows.names.plural} of the {p.names.singular} named "
+            f"{say(v, name)}?",
+            f"SELECT {self.cols(shown)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+            kind,
+            *tables,
+        )
 
     def link(self, own: Join, other: Join) -> None:
         """Through a link table: "the playlist with the most tracks", "tracks in no playlist"."""
@@ -396,6 +418,15 @@ class QuestionDrafter:
         anames = naming(a)
         if anames:
             self._most_and_without(own, anames, b.names.plural, "link-top")
+            bnames = naming(b)
+            link = own.child
+            if bnames and len(own.pairs) == 1 and len(other.pairs) == 1:
+                m = self.m
+                src = (
+                    f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)} "
+                    f"JOIN {m.table_sql(b)} ON {m.join_on(other)}"
+                )  # "the names of the tracks of the playlist named 'X'"
+                self.of_named(anames, bnames, a, src, "link-of-named", link, a, b)
 
     def _most_and_without(self, j: Join, names: list[Column], counted: str, top_kind: str) -> None:
         """ "The X with the most Ys" and "Xs with no Y", counting the rows of ``j``'s child (the Ys
@@ -423,15 +454,16 @@ class QuestionDrafter:
                 child,
                 parent,
             )
-        self.add(
-            f"How many {counted} does each {parent.names.singular} have? Give the {the_names(names, 1)} "
-            f"and the number.",
-            f"SELECT {sql}, COUNT(*) FROM {src} GROUP BY {keys}, {sql}",
-            "per-parent",
-            child,
-            parent,
-            also=f"Show the {the_names(names)} of all {parent.names.plural} and the number of {counted} of each.",
-        )
+        if not references(fk):  # a code the child holds is broken down by itself ("for each role code")
+            self.add(
+                f"How many {counted} does each {parent.names.singular} have? Give the {the_names(names, 1)} "
+                f"and the number.",
+                f"SELECT {sql}, COUNT(*) FROM {src} GROUP BY {keys}, {sql}",
+                "per-parent",
+                child,
+                parent,
+                also=f"Show the {the_names(names)} of all {parent.names.plural} and the number of {counted} of each.",
+            )
         self.add(
             f"How many {parent.names.plural} have no {counted}?",
             f"SELECT COUNT(*) FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "

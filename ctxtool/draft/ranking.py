@@ -46,6 +46,8 @@ FAMILY_PRIOR: dict[str, float] = {
     "distinct": 0.75,
     "ordered": 0.74,
     "join-list": 0.73,
+    "join-of-named": 0.74,
+    "link-of-named": 0.72,
     "join-count": 0.72,
     "most-category": 0.72,
     "above-average": 0.7,

@@ -54,8 +54,9 @@ def snake(text: str) -> str:
 def qualified_label(table: Table, col: Column) -> str:
     """``region`` of a district -> "district region" (unless the label already names the table)."""
     singular = table.names.singular
-    if col.label.lower().startswith(singular.lower()) or singular.lower() in col.label.lower():
-        return col.label
+    head = singular.lower().split()[-1:] or [""]
+    if singular.lower() in col.label.lower() or head[0] in col.label.lower().split():
+        return col.label  # "document type code" of an "all document", not "all document document ..."
     return f"{singular} {col.label}"
 
 
@@ -97,7 +98,9 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
 def references(c: Column) -> bool:
     """A text foreign key of a table that is not a link table, whose values repeat (a code many
     rows share: people type codes; surrogate numbers are never dimensions)."""
-    if not c.in_fk or c.in_pk or c.is_audit or c.category != "text" or c.table.is_link:
+    # a part of a composite key may be one (``document_locations.location_code``), the whole key not
+    whole_key = c.in_pk and len(c.table.primary_key) < 2
+    if not c.in_fk or whole_key or c.is_audit or c.category != "text" or c.table.is_link:
         return False
     d = c.distinct
     return d is not None and 1 < d <= CATEGORICAL_MAX and c.repeats
@@ -330,7 +333,7 @@ class TemplateDrafter:
                     f"What is the {total_of(meas)} of {p} for each {c.label}?"
                     if word == "total"
                     else average_question(meas, p, f" for each {c.label}"),
-                    f"SELECT {cc}, {agg}({mc}) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                    f"SELECT {cc}, {agg}({mc}) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                     f"schema:{word}-by",
                     t,
                 )
@@ -425,7 +428,7 @@ class TemplateDrafter:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {label}?",
-                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                 "schema:join-breakdown",
                 c,
                 p,
@@ -472,7 +475,7 @@ class TemplateDrafter:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {qualified_label(g, cat)}?",
-                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                 "schema:two-hop-breakdown",
                 c,
                 p,
