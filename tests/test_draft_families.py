@@ -22,13 +22,16 @@ from tests.backends import _pg_create, _pg_drop, unique_name
 
 SCHEMA = """
 CREATE TABLE shop (shop_id int PRIMARY KEY, name text NOT NULL, manager text, phone int,
-                   zip_code int, room_number int, opened_year int, floor_area int, opened date);
+                   zip_code int, room_number int, opened_year int, floor_area int, opened date,
+                   kind text);
 CREATE TABLE visit (visit_id int PRIMARY KEY, shop_id int REFERENCES shop, place_name text,
                     duration int);
 INSERT INTO shop SELECT i, 'Shop ' || i, 'Manager ' || (1 + i % 15), 5550000 + i * 7919 % 9000,
                         10000 + (i % 3) * 111, 100 + i % 4, 1990 + i, 50 + i * 37 % 400,
-                        DATE '2001-01-01' + i * 97
+                        DATE '2001-01-01' + i * 97, (ARRAY['outlet','kiosk','store'])[1 + i % 3]
                    FROM generate_series(1, 20) i;
+CREATE TABLE product (product_id int PRIMARY KEY, shop_id int REFERENCES shop, title text NOT NULL);
+INSERT INTO product SELECT i, 1 + i % 12, 'Product ' || i FROM generate_series(1, 40) i;
 INSERT INTO visit SELECT i, 1 + i % 20, (ARRAY['North gate','South gate','Hall'])[1 + i % 3],
                          10 + i * 13 % 170
                     FROM generate_series(1, 60) i;
@@ -153,3 +156,27 @@ def test_kind_prefixes_and_composite_key_codes():
     model = Model(snap)
     assert "place_code" in [c.name for c in categories(model.table("stay"), model)]
     assert "place_code" not in [c.name for c in categories(model.table("place"), model)]
+
+
+def test_rows_of_a_named_parent_counts_per_parent_and_negated_conditions(drafted, shop_dsn):
+    kept = _kept(drafted[0])
+    of_named = [q for q in kept if q.startswith("What are the titles of the products of the shop named")]
+    assert len(of_named) == 1
+    per_parent = "How many products does each shop have? Give the name and the number."
+    without = "How many shops have no products?"
+    not_kind = [q for q in kept if q.startswith("What are the names of shops whose kind is not")]
+    assert len(not_kind) == 1
+    with connect(shop_dsn, statement_timeout=10, row_cap=1000) as conn:
+        def rows(sql):
+            return sorted(tuple(r) for r in conn.query(sql, None).rows)
+
+        named = of_named[0].split("named '")[1].rstrip("'?")
+        assert rows(kept[of_named[0]]) == rows(
+            f"SELECT p.title FROM product p JOIN shop s USING (shop_id) WHERE s.name = '{named}'"
+        )
+        assert rows(kept[per_parent]) == rows(
+            "SELECT s.name, count(*) FROM product p JOIN shop s USING (shop_id) GROUP BY s.name"
+        )
+        assert rows(kept[without]) == [(8,)]  # shops 13-20 sell nothing
+        kind = not_kind[0].split("not '")[1].rstrip("'?")
+        assert rows(kept[not_kind[0]]) == rows(f"SELECT name FROM shop WHERE kind <> '{kind}'")

@@ -350,6 +350,12 @@ class QuestionDrafter:
                     "list-where",
                     t,
                 )
+                self.add(  # "companies whose headquarters are not 'USA'": the negation said, not dropped
+                    f"What are the {said} of {p} whose {cat.label} is not {say(v, cat)}?",
+                    f"SELECT {self.cols(names)} FROM {nsrc} WHERE {cc} <> {m.literal(v, cat)}",
+                    "list-where-not",
+                    t,
+                )
 
     def borrowed_names(self, t: Table) -> tuple[list[Column], str] | None:
         """The names of a table with none of its own, from the one table it references row for row

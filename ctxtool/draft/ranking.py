@@ -41,6 +41,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "top-n": 0.78,
     "bottom-n": 0.74,
     "list-where": 0.77,
+    "list-where-not": 0.7,
     "list-threshold": 0.76,
     "threshold": 0.75,
     "distinct": 0.75,
