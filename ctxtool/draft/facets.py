@@ -72,6 +72,14 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
                 t.name,
             )
         )
+        out.append(
+            facet(
+                f"{p} with {article(meas.label)} {meas.label} below {mid}",
+                f"{mc} < {mid}",
+                "schema:below",
+                t.name,
+            )
+        )
     for c in [c for c in categories(t, m) if said_by_value(c)]:
         values = m.values(c, 2)
         for v in values[:1]:
@@ -80,6 +88,22 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
                     f"{p} with {c.label} {say(v, c)}",
                     f"{m.col(c)} = {m.literal(v, c)}",
                     "schema:equals",
+                    t.name,
+                )
+            )
+    for y in [c for c in t.columns if c.is_year and c.readable][:2]:
+        # a year held as a number: "books made after 1989", "movies before 2000"
+        prof = y.profile or {}
+        lo, hi = prof.get("min"), prof.get("max")
+        if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and hi > lo):
+            continue
+        mid = int(lo + (hi - lo) / 2)
+        for word, op in (("after", ">"), ("before", "<")):
+            out.append(
+                facet(
+                    f"{p} with {y.label} {word} {mid}",
+                    f"{m.col(y)} {op} {mid}",
+                    f"schema:year-{word}",
                     t.name,
                 )
             )

@@ -286,7 +286,7 @@ class Namer:
         # (``t01``, ``XK``) is named by its comment where there is one.
         label = None if identifier_is_readable(name) else comment_label(table.get("comment"), limit=3)
         base = singularize(label) if label else singularize(words_of(name))
-        base = _head_of_relation(base, table)
+        base = _head_of_relation(without_kind_prefix(base), table)
         return TableName(base, pluralize(base))
 
     def column(self, table: dict[str, Any], column: dict[str, Any]) -> str:
@@ -298,6 +298,8 @@ class Namer:
             return label
         name = self.table(table)
         words = without_table_prefix(words_of(column["name"]), name.singular)
+        if initial_name(words, name.singular):
+            return "name"
         if words.lower() in (name.singular.lower(), name.plural.lower()) and _names_each_row(table, column):
             return "name"  # aircraft.aircraft, city.city: the name of each row ("the names of all cities")
         return words
@@ -312,6 +314,17 @@ class Namer:
         return bool(re.search(r"[a-z]{3,}", column["name"].lower())) and not re.fullmatch(
             r"[a-z]{1,2}\d+", column["name"].lower()
         )
+
+
+# Prefixes that say what kind of table it is, not what its rows are (``ref_locations``,
+# ``tbl_orders``, ``lkp_status``): people say "locations".
+_KIND_PREFIXES = frozenset("ref tbl lkp lu lookup dim".split())
+
+
+def without_kind_prefix(base: str) -> str:
+    """``ref location`` -> "location", ``tbl order`` -> "order" (a one-word name is kept)."""
+    first, _, rest = base.partition(" ")
+    return rest if rest and first.lower() in _KIND_PREFIXES else base
 
 
 def _head_of_relation(base: str, table: dict[str, Any]) -> str:
@@ -343,9 +356,28 @@ def without_table_prefix(label: str, singular: str) -> str:
     said by the question already (keys, ``club ID``, keep their table)."""
     head = singular.lower() + " "
     rest = label[len(head) :] if label.lower().startswith(head) else ""
+    if not rest:
+        # a short form of the table's name as the prefix: ``stu_gpa`` of a student -> "gpa"
+        first, _, tail = label.partition(" ")
+        word = singular.lower().split()[0] if singular.split() else ""
+        if (
+            tail
+            and 2 <= len(first) <= 4
+            and first.isalpha()
+            and word.startswith(first.lower())
+            and first.lower() != word
+        ):
+            rest = tail
     if not rest or rest.lower() in ("id", "ids", "key", "code", "number", "no"):
         return label
     return rest
+
+
+def initial_name(label: str, singular: str) -> bool:
+    """``cname`` of a course, ``dname`` of a department: the table's initial before "name", the
+    row's name (one-letter prefixes that say which name, ``fname``, are split before)."""
+    low = label.lower()
+    return len(low) == 5 and low.endswith("name") and singular[:1].lower() == low[0]
 
 
 def _names_each_row(table: dict[str, Any], column: dict[str, Any]) -> bool:

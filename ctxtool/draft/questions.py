@@ -19,6 +19,7 @@ from ctxtool.draft.templates import (
     is_additive,
     key_columns,
     measures,
+    references,
     relationship,
     said_by_value,
     say,
@@ -61,7 +62,9 @@ def naming(t: Table) -> list[Column]:
     last = next((c for c in describing(t) if c.label.lower().endswith("last name")), None)
     if first is not None and last is not None:
         return [first, last]
-    named = [c for c in t.columns if c.readable and c.category == "text" and _names_a_row(c)]
+    named = [
+        c for c in t.columns if c.readable and c.category == "text" and _names_a_row(c) and not c.repeats
+    ]  # a name that most rows share (a trip's start station name) does not name a row
     return named[:1]
 
 
@@ -118,8 +121,9 @@ class QuestionDrafter:
         for c in listed:
             # a column whose values repeat is listed by its values, each once ("the locations of
             # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
+            # (people listing a column whose values repeat mostly want each value once)
             dimension = c.is_categorical and c.category == "text"
-            distinct = "DISTINCT " if dimension or (c.repeats and has_duplicates(c)) else ""
+            distinct = "DISTINCT " if dimension or has_duplicates(c) else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
@@ -199,12 +203,14 @@ class QuestionDrafter:
                         "superlative",
                         t,
                     )
-            self.add(
-                f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the highest {label}?",
-                f"SELECT {nsql}, {mc} FROM {nsrc} ORDER BY {mc} DESC LIMIT 1",
-                "superlative",
-                t,
-            )
+            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                self.add(
+                    f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the "
+                    f"{word} {label}?",
+                    f"SELECT {nsql}, {mc} FROM {nsrc} ORDER BY {mc} {order} LIMIT 1",
+                    "superlative",
+                    t,
+                )
             self.add(
                 f"List the {said} of all {p} ordered by {label}.",
                 f"SELECT {nsql} FROM {nsrc} ORDER BY {mc}",
@@ -267,6 +273,15 @@ class QuestionDrafter:
                     "ordered",
                     t,
                 )
+                for word, order in (("earliest", "ASC"), ("latest", "DESC")):
+                    self.add(
+                        f"What is the {the_names(names, 1)} of the {s} with the {word} {d.label}?",
+                        f"SELECT {self.cols(names)} FROM {nsrc} WHERE {m.col(d)} IS NOT NULL "
+                        f"ORDER BY {m.col(d)} {order} LIMIT 1",
+                        "date-superlative",
+                        t,
+                        also=f"Which {s} has the {word} {d.label}? Give its {the_names(names, 1)}.",
+                    )
         others = [c for c in shown if c not in names][:4]
         for i, a in enumerate(others):  # two describing columns side by side
             for b in others[i + 1 :]:
@@ -288,6 +303,15 @@ class QuestionDrafter:
                 "distinct",
                 t,
             )
+        for c in [c for c in listed if c not in cats and c.category == "text" and has_duplicates(c)][:3]:
+            # "How many different cities do employees live in?": a listed column whose values repeat
+            self.add(
+                f"How many distinct {plural_label(c)} do {p} have?",
+                f"SELECT COUNT(DISTINCT {m.col(c)}) FROM {src}",
+                "count-distinct",
+                t,
+                also=f"How many different {plural_label(c)} of {p} are there?",
+            )
         for cat in [c for c in categories(t, m) if c not in names]:  # a name is not a dimension
             cc = m.col(cat)
             if cat not in listed:
@@ -302,7 +326,7 @@ class QuestionDrafter:
                 f"SELECT COUNT(DISTINCT {cc}) FROM {src}",
                 "count-distinct",
                 t,
-                also=f"How many different {plural_label(cat)} are there?",
+                also=f"How many different {plural_label(cat)} of {p} are there?",
             )
             self.add(
                 f"Which {cat.label} has the most {p}?",
@@ -324,6 +348,12 @@ class QuestionDrafter:
                     f"What are the {said} of {p} with {cat.label} {say(v, cat)}?",
                     f"SELECT {self.cols(names)} FROM {nsrc} WHERE {cc} = {m.literal(v, cat)}",
                     "list-where",
+                    t,
+                )
+                self.add(  # "companies whose headquarters are not 'USA'": the negation said, not dropped
+                    f"What are the {said} of {p} whose {cat.label} is not {say(v, cat)}?",
+                    f"SELECT {self.cols(names)} FROM {nsrc} WHERE {cc} <> {m.literal(v, cat)}",
+                    "list-where-not",
                     t,
                 )
 
@@ -364,6 +394,27 @@ class QuestionDrafter:
                 c,
                 p,
             )
+            self.of_named(pnames, cnames, p, src, "join-of-named", c, p)
+
+    def of_named(
+        self, pnames: list[Column], shown: list[Column], p: Table, src: str, kind: str, *tables: Table
+    ) -> None:
+        """ "What are the titles of the albums of the artist named 'X'?": the rows of a parent one
+        names (``src`` joins them); a parent named by one column only (two say a person, whose
+        values a question gives apart)."""
+        m = self.m
+        values = m.values(pnames[0], 1) if len(pnames) == 1 else []
+        if not values:
+            return
+        name, v = pnames[0], values[0]
+        rows = tables[0] if kind == "join-of-named" else tables[-1]
+        self.add(
+            f"What are the {the_names(shown)} of the {rows.names.plural} of the {p.names.singular} named "
+            f"{say(v, name)}?",
+            f"SELECT {self.cols(shown)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+            kind,
+            *tables,
+        )
 
     def link(self, own: Join, other: Join) -> None:
         """Through a link table: "the playlist with the most tracks", "tracks in no playlist"."""
@@ -373,6 +424,15 @@ class QuestionDrafter:
         anames = naming(a)
         if anames:
             self._most_and_without(own, anames, b.names.plural, "link-top")
+            bnames = naming(b)
+            link = own.child
+            if bnames and len(own.pairs) == 1 and len(other.pairs) == 1:
+                m = self.m
+                src = (
+                    f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)} "
+                    f"JOIN {m.table_sql(b)} ON {m.join_on(other)}"
+                )  # "the names of the tracks of the playlist named 'X'"
+                self.of_named(anames, bnames, a, src, "link-of-named", link, a, b)
 
     def _most_and_without(self, j: Join, names: list[Column], counted: str, top_kind: str) -> None:
         """ "The X with the most Ys" and "Xs with no Y", counting the rows of ``j``'s child (the Ys
@@ -400,6 +460,25 @@ class QuestionDrafter:
                 child,
                 parent,
             )
+        if not references(fk):  # a code the child holds is broken down by itself ("for each role code")
+            self.add(
+                f"How many {counted} does each {parent.names.singular} have? Give the {the_names(names, 1)} "
+                f"and the number.",
+                f"SELECT {sql}, COUNT(*) FROM {src} GROUP BY {keys}, {sql}",
+                "per-parent",
+                child,
+                parent,
+                also=f"Show the {the_names(names)} of all {parent.names.plural} and the number of {counted} of each.",
+            )
+        self.add(
+            f"How many {parent.names.plural} have no {counted}?",
+            f"SELECT COUNT(*) FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
+            f"(SELECT {m.col(fk)} FROM {m.table_sql(child)} WHERE {m.col(fk)} IS NOT NULL)",
+            "count-without",
+            child,
+            parent,
+            also=f"Count the {parent.names.plural} that do not have any {counted}.",
+        )
         self.add(
             f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
             f"SELECT {sql} FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "

@@ -54,8 +54,9 @@ def snake(text: str) -> str:
 def qualified_label(table: Table, col: Column) -> str:
     """``region`` of a district -> "district region" (unless the label already names the table)."""
     singular = table.names.singular
-    if col.label.lower().startswith(singular.lower()) or singular.lower() in col.label.lower():
-        return col.label
+    head = singular.lower().split()[-1:] or [""]
+    if singular.lower() in col.label.lower() or head[0] in col.label.lower().split():
+        return col.label  # "document type code" of an "all document", not "all document document ..."
     return f"{singular} {col.label}"
 
 
@@ -85,7 +86,7 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
     code?" is asked of the code itself, not of the name it stands for. With ``model``, not a
     reference to a table the table references twice ("destroyed by" / "authorised by" employee):
     one word tells those apart, and a wrong one answers wrong."""
-    own = readable([c for c in table.columns if c.is_categorical])[:MAX_CATEGORIES]
+    own = readable([c for c in table.columns if c.is_categorical and not identifying(c)])[:MAX_CATEGORIES]
     refs = [c for c in table.columns if references(c)]
     if model is not None:
         parents = [j.parent for j in model.parents_of(table)]
@@ -97,14 +98,36 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
 def references(c: Column) -> bool:
     """A text foreign key of a table that is not a link table, whose values repeat (a code many
     rows share: people type codes; surrogate numbers are never dimensions)."""
-    if not c.in_fk or c.in_pk or c.is_audit or c.category != "text" or c.table.is_link:
+    # a part of a composite key may be one (``document_locations.location_code``), the whole key not
+    whole_key = c.in_pk and len(c.table.primary_key) < 2
+    if not c.in_fk or whole_key or c.is_audit or c.category != "text" or c.table.is_link:
         return False
     d = c.distinct
     return d is not None and 1 < d <= CATEGORICAL_MAX and c.repeats
 
 
+# Numbers that identify rather than measure: a phone, a postal code, a room or flight number.
+_IDENTIFYING = re.compile(
+    r"phone|\bfax\b|\bzip\b|zip ?code|post ?code|postal|\bcode\b|\bssn\b|\bextension\b|"
+    r"\bnumber$|\bno$",
+    re.I,
+)
+
+
+_CONTACT = re.compile(r"phone|\bfax\b|e-?mail|\burl\b|website", re.I)
+
+
+def identifying(col: Column) -> bool:
+    """Whether a column names something rather than measuring or grouping it: a number such as a
+    ``phone``, ``zip_code`` or ``room_number`` (its sum, average or "highest" means nothing), or a
+    contact (phone, e-mail: no one counts rows per phone number)."""
+    if col.category != "number":
+        return bool(_CONTACT.search(col.label) or _CONTACT.search(col.name))
+    return bool(_IDENTIFYING.search(col.label) or _IDENTIFYING.search(col.name.replace("_", " ")))
+
+
 def measures(table: Table) -> list[Column]:
-    return readable([c for c in table.columns if c.is_measure])[:MAX_MEASURES]
+    return readable([c for c in table.columns if c.is_measure and not identifying(c)])[:MAX_MEASURES]
 
 
 def dates(table: Table) -> list[Column]:
@@ -245,7 +268,7 @@ class TemplateDrafter:
             self.add(
                 f"How many {p} are there for each {c.label}?",
                 f"SELECT {cc}, COUNT(*) AS {snake(t.name)}_count FROM {src} GROUP BY {cc} "
-                f"ORDER BY {snake(t.name)}_count DESC, {cc}",
+                f"ORDER BY {snake(t.name)}_count DESC",
                 "schema:breakdown",
                 t,
                 also=f"Show each {c.label} and the number of {p} with it.",
@@ -270,6 +293,13 @@ class TemplateDrafter:
                 f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                 f"ORDER BY {mc} DESC, {order_keys} LIMIT {TOP_N}",
                 "schema:top-n",
+                t,
+            )
+            self.add(
+                f"Which {TOP_N} {p} have the lowest {meas.label}?",
+                f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
+                f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
+                "schema:bottom-n",
                 t,
             )
             agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
@@ -303,7 +333,7 @@ class TemplateDrafter:
                     f"What is the {total_of(meas)} of {p} for each {c.label}?"
                     if word == "total"
                     else average_question(meas, p, f" for each {c.label}"),
-                    f"SELECT {cc}, {agg}({mc}) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                    f"SELECT {cc}, {agg}({mc}) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                     f"schema:{word}-by",
                     t,
                 )
@@ -398,7 +428,7 @@ class TemplateDrafter:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {label}?",
-                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                 "schema:join-breakdown",
                 c,
                 p,
@@ -445,7 +475,7 @@ class TemplateDrafter:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {qualified_label(g, cat)}?",
-                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC, {cc}",
+                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                 "schema:two-hop-breakdown",
                 c,
                 p,

@@ -1,0 +1,182 @@
+"""Which columns the drafts measure, group and name by, and the families added for issue 14: the
+lowest beside the highest, the earliest and latest by a date, the bottom N, distinct counts of a
+listed column, years before / after.
+
+A shop-and-visit database of our own on PostgreSQL 15.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ctxtool.connectors import connect
+from ctxtool.draft import draft
+from ctxtool.draft.model import Model
+from ctxtool.draft.names import initial_name, without_table_prefix
+from ctxtool.draft.questions import naming
+from ctxtool.draft.templates import categories, measures
+from ctxtool.snapshot import build
+from tests.backends import _pg_create, _pg_drop, unique_name
+
+SCHEMA = """
+CREATE TABLE shop (shop_id int PRIMARY KEY, name text NOT NULL, manager text, phone int,
+                   zip_code int, room_number int, opened_year int, floor_area int, opened date,
+                   kind text);
+CREATE TABLE visit (visit_id int PRIMARY KEY, shop_id int REFERENCES shop, place_name text,
+                    duration int);
+INSERT INTO shop SELECT i, 'Shop ' || i, 'Manager ' || (1 + i % 15), 5550000 + i * 7919 % 9000,
+                        10000 + (i % 3) * 111, 100 + i % 4, 1990 + i, 50 + i * 37 % 400,
+                        DATE '2001-01-01' + i * 97, (ARRAY['outlet','kiosk','store'])[1 + i % 3]
+                   FROM generate_series(1, 20) i;
+CREATE TABLE product (product_id int PRIMARY KEY, shop_id int REFERENCES shop, title text NOT NULL);
+INSERT INTO product SELECT i, 1 + i % 12, 'Product ' || i FROM generate_series(1, 40) i;
+INSERT INTO visit SELECT i, 1 + i % 20, (ARRAY['North gate','South gate','Hall'])[1 + i % 3],
+                         10 + i * 13 % 170
+                    FROM generate_series(1, 60) i;
+ANALYZE;
+"""
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="module")
+def shop_dsn(_pg15_admin):
+    import psycopg
+
+    name = unique_name("ctx_drf")
+    dsn = _pg_create(_pg15_admin, name)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(SCHEMA)
+    yield dsn
+    _pg_drop(_pg15_admin, name)
+
+
+@pytest.fixture(scope="module")
+def drafted(shop_dsn):
+    with connect(shop_dsn, statement_timeout=10, row_cap=1000) as conn:
+        snap = build(conn, profile=True)
+        templates = draft("templates", snap, connector=conn, max_templates=None)
+        facets = draft("facets", snap, connector=conn)
+        return templates, facets, snap
+
+
+def _kept(result) -> dict[str, str]:
+    return {d.text: d.item["sql"] for d in result.kept}
+
+
+def test_numbers_that_identify_are_neither_measures_nor_dimensions(drafted):
+    _, _, snap = drafted
+    model = Model(snap)
+    shop = model.table("shop")
+    assert [c.name for c in measures(shop)] == ["floor_area"]  # not phone, zip code, room number
+    assert not {"phone", "zip_code", "room_number"} & {c.name for c in categories(shop, model)}
+    texts = list(_kept(drafted[0]))
+    assert not [q for q in texts if re.search(r"(average|maximum|total|highest) (phone|zip|room)", q)]
+    assert not [q for q in texts if re.search(r"for each (phone|zip|room)", q)]
+
+
+def test_a_name_most_rows_share_does_not_name_a_row(drafted):
+    model = Model(drafted[2])
+    assert [c.name for c in naming(model.table("shop"))] == ["name"]
+    assert naming(model.table("visit")) == []  # three place names for 60 visits
+
+
+def test_short_table_prefixes_are_dropped_from_labels():
+    assert without_table_prefix("stu gpa", "student") == "gpa"
+    assert without_table_prefix("emp first name", "employee") == "first name"
+    assert without_table_prefix("stu", "student") == "stu"  # nothing left: kept
+    assert without_table_prefix("cost price", "course") == "cost price"  # not a prefix of it
+    assert initial_name("cname", "course") and initial_name("dname", "department")
+    assert not initial_name("fname", "course") and not initial_name("cname", "dorm")
+
+
+def test_lowest_earliest_latest_and_bottom_n_answer_what_they_say(drafted, shop_dsn):
+    kept = _kept(drafted[0])
+    want = {
+        "What are the name and floor area of the shop with the lowest floor area?": [("Shop 11", 57)],  # 50 + 11 * 37 % 400,
+        "What is the name of the shop with the earliest opened?": [("Shop 1",)],
+        "What is the name of the shop with the latest opened?": [("Shop 20",)],
+    }
+    with connect(shop_dsn, statement_timeout=10, row_cap=1000) as conn:
+        for q, rows in want.items():
+            assert q in kept, sorted(kept)
+            got = [tuple(r) for r in conn.query(kept[q], None).rows]
+            assert got == rows, (q, got)
+        bottom = kept["Which 10 shops have the lowest floor area?"]
+        got = [r[0] for r in conn.query(bottom, None).rows]
+        areas = dict(
+            (r[0], r[1]) for r in conn.query("SELECT name, floor_area FROM shop", None).rows
+        )
+        assert len(got) == 10 and sorted(areas.values())[:10] == sorted(areas[n] for n in got)
+
+
+def test_a_listed_column_with_repeats_is_listed_once_each_and_counted(drafted):
+    kept = _kept(drafted[0])
+    assert kept["What are the managers of all shops?"] == "SELECT DISTINCT shop.manager FROM shop"
+    assert kept["How many distinct managers do shops have?"] == (
+        "SELECT COUNT(DISTINCT shop.manager) FROM shop"
+    )
+
+
+def test_breakdowns_are_ordered_by_their_count(drafted):
+    sql = _kept(drafted[0])["How many visits are there for each place name?"]
+    assert sql.endswith("ORDER BY visit_count DESC")
+
+
+def test_years_held_as_numbers_get_before_and_after_facets(drafted):
+    facets = {d.item["intent"]: d.item["sql_snippet"] for d in drafted[1].kept}
+    assert facets["shops with opened year after 2000"] == "shop.opened_year > 2000"
+    assert facets["shops with opened year before 2000"] == "shop.opened_year < 2000"
+
+
+def test_kind_prefixes_and_composite_key_codes():
+    """``ref_locations`` is "locations"; a code that is one part of a composite key is still a
+    dimension of its table (the number of documents per location code)."""
+    from ctxtool.draft.names import Namer, without_kind_prefix
+
+    assert without_kind_prefix("ref location") == "location"
+    assert without_kind_prefix("ref") == "ref"
+    assert Namer().table({"name": "ref_locations"}).plural == "locations"
+    snap = {
+        "snapshot_version": 1,
+        "engine": "postgres",
+        "schemas": [{"name": "public", "tables": [
+            {"name": "place", "primary_key": ["place_code"], "row_estimate": 4,
+             "columns": [{"name": "place_code", "type": "text", "profile": {"distinct": 4}},
+                         {"name": "label", "type": "text", "profile": {"distinct": 4}}]},
+            {"name": "stay", "primary_key": ["item_id", "place_code"], "row_estimate": 40,
+             "foreign_keys": [{"columns": ["place_code"], "ref_table": "place", "ref_columns": ["place_code"]}],
+             "columns": [{"name": "item_id", "type": "int", "profile": {"distinct": 20}},
+                         {"name": "place_code", "type": "text", "profile": {"distinct": 4}},
+                         {"name": "nights", "type": "int", "profile": {"distinct": 9}}]},
+        ]}],
+    }  # fmt: skip
+    model = Model(snap)
+    assert "place_code" in [c.name for c in categories(model.table("stay"), model)]
+    assert "place_code" not in [c.name for c in categories(model.table("place"), model)]
+
+
+def test_rows_of_a_named_parent_counts_per_parent_and_negated_conditions(drafted, shop_dsn):
+    kept = _kept(drafted[0])
+    of_named = [q for q in kept if q.startswith("What are the titles of the products of the shop named")]
+    assert len(of_named) == 1
+    per_parent = "How many products does each shop have? Give the name and the number."
+    without = "How many shops have no products?"
+    not_kind = [q for q in kept if q.startswith("What are the names of shops whose kind is not")]
+    assert len(not_kind) == 1
+    with connect(shop_dsn, statement_timeout=10, row_cap=1000) as conn:
+        def rows(sql):
+            return sorted(tuple(r) for r in conn.query(sql, None).rows)
+
+        named = of_named[0].split("named '")[1].rstrip("'?")
+        assert rows(kept[of_named[0]]) == rows(
+            f"SELECT p.title FROM product p JOIN shop s USING (shop_id) WHERE s.name = '{named}'"
+        )
+        assert rows(kept[per_parent]) == rows(
+            "SELECT s.name, count(*) FROM product p JOIN shop s USING (shop_id) GROUP BY s.name"
+        )
+        assert rows(kept[without]) == [(8,)]  # shops 13-20 sell nothing
+        kind = not_kind[0].split("not '")[1].rstrip("'?")
+        assert rows(kept[not_kind[0]]) == rows(f"SELECT name FROM shop WHERE kind <> '{kind}'")
