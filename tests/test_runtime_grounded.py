@@ -21,7 +21,8 @@ def agreement(question: str, wording: str, sql: str) -> float:
 
 
 def test_what_the_sql_computes():
-    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC LIMIT 1") == {"end"}
+    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC LIMIT 1") == {"end", "one end"}
+    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC") == {"end"}
     assert sql_realizes("SELECT count(*) FROM boat WHERE length >= 3") == {"range", "__count"}
     assert sql_realizes("SELECT name FROM boat WHERE owner <> 'a > b'") == {"negation"}
     assert sql_realizes("SELECT avg(length), sum(width) FROM boat") == {"__avg", "__sum"}
@@ -66,6 +67,12 @@ def test_what_the_sql_computes_still_has_to_be_asked():
         )
         < 1
     )
+    # "the latest" is one row: an ORDER BY that lists them all does not take it
+    sql = "SELECT name, left_office FROM minister ORDER BY left_office"
+    assert (
+        agreement("the minister who left office latest", "the ministers listed by when they left office", sql)
+        < 1
+    )
     # words on one axis both sides state still differ, computed or not
     assert agreement("the latest boat", "the first boat", "SELECT name FROM boat") < 1
 
@@ -89,3 +96,21 @@ def test_a_candidate_reads_its_value_words_and_contracted_negations():
     q = "Which sailors do not own any boat?"
     factor, clashes = grounded_operators(q, [], cand, set(content_tokens(q)))
     assert factor == 1.0 and not clashes
+
+
+def _tpl(sql: str, nl: str = "q") -> object:
+    return compile_item("template", 0, {"nl_query": nl, "sql": sql}, "postgres")
+
+
+def test_two_things_asked_one_column_returned():
+    from ctxtool.runtime.sqlverify import asks_for_two
+
+    one = _tpl("SELECT DISTINCT rig FROM boat")
+    assert asks_for_two("What are the boats and their rigs?", one)
+    assert asks_for_two("Show the names and lengths of boats owned by Ann.", _tpl("SELECT name FROM boat"))
+    # two columns, an aggregate, or a second thing only in the conditions: nothing to say
+    assert not asks_for_two("What are the boats and their rigs?", _tpl("SELECT name, rig FROM boat"))
+    assert not asks_for_two("What is the count and the rig?", _tpl("SELECT count(*) FROM boat"))
+    assert not asks_for_two(
+        "What are the names of boats with rig A and owner B?", _tpl("SELECT name FROM boat")
+    )

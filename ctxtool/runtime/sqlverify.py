@@ -27,6 +27,7 @@ from ctxtool.runtime.verify import (
     sql_realizes,
 )
 
+ALIGN = os.environ.get("CTX_ALIGN", "1") == "1"
 COUNTED_OTHER = 0.5  # "how many accounts" is not answered by counting the distinct customers
 COLUMN_UNASKED = 0.6  # the template returns a column the question does not ask for
 CONJUNCTION_CLASH = 0.3  # "A or B" answered with A AND B
@@ -38,7 +39,8 @@ UNUSED_VALUE = 0.45  # a value the question states (a code, "both A and B") that
 SPELLED_OTHER = 0.5  # "DVD drives" bound as 'DVD burner'
 COUNT_OR_ROWS = 0.6  # "how many X" is not a list of X, and "what are the X" is not their count
 EXTRA_MEASURE = 0.8  # "how many ... and what are their average ages" against the average alone
-LINK_SPELLING = 0.75  # the stored value must read like the words the question wrote
+LINK_SPELLING = 0.75
+ASKED_TWO = 0.5  # "the allergies and their types" answered with the types alone  # the stored value must read like the words the question wrote
 # generic words of a column name: what remains says what the column holds
 _GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
 _NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
@@ -537,6 +539,54 @@ def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "
     return None
 
 
+# what a question asks for comes first ("What are the X and their Y ..."), before the words that
+# say of which rows (a relative word, a preposition, a verb)
+_ASK_HEAD = re.compile(
+    r"^\s*(?:what\s+(?:are|is|were|was)|which|show|list|find|give(?:\s+me)?|return|tell\s+me|report|display"
+    r"|get)\b\s*(?:the\s+|all\s+(?:the\s+)?|me\s+)?",
+    re.I,
+)
+_ASK_END = re.compile(
+    r"\b(?:who|that|which|whose|where|whom|when|with|in|from|for|by|of|on|at|than|to|under|over|if|are|is"
+    r"|was|were|has|have|do|does|did|ordered|sorted|order|sort)\b",
+    re.I,
+)
+_TWO_ASKED = re.compile(r"\b([a-z]\w+)\s*(?:,|\band\b)\s*(?:their\s+|its\s+|the\s+|also\s+)?([a-z]\w+)", re.I)
+_OUTER_SELECT = re.compile(r"\s*select\s+(?:distinct\s+)?(.*?)\s+from\b", re.I | re.S)
+_AGGREGATE_FIRST = re.compile(r"\s*(?:count|sum|avg|min|max)\s*\(", re.I)
+
+
+def _outer_columns(sql: str) -> int | None:
+    """How many expressions the outermost SELECT returns (None: ``*`` or unreadable)."""
+    m = _OUTER_SELECT.match(sql)
+    if m is None or m.group(1).strip() == "*":
+        return None
+    depth, n = 0, 1
+    for ch in m.group(1):
+        depth += ch == "("
+        depth -= ch == ")"
+        n += ch == "," and depth == 0
+    return n
+
+
+def asks_for_two(question: str, tpl: Any) -> str | None:
+    """A reason when the question asks for two things ("the allergies and their types", "the names
+    and ages of ...") and the template returns one column that is no aggregate: one of them would be
+    missing from the answer."""
+    head = _ASK_HEAD.match(question)
+    if head is None:
+        return None
+    rest = question[head.end() :]
+    end = _ASK_END.search(rest)
+    pair = _TWO_ASKED.search(rest[: end.start()] if end else rest)
+    if pair is None or _outer_columns(tpl.sql) != 1:
+        return None
+    m = _OUTER_SELECT.match(tpl.sql)
+    if m is None or _AGGREGATE_FIRST.match(m.group(1)):
+        return None
+    return f"the question asks for {pair.group(1)} and {pair.group(2)}, the template returns one column"
+
+
 def named_disagreements(
     question: str,
     entities: list[Any],
@@ -563,6 +613,7 @@ def named_disagreements(
         ("both_values", UNUSED_VALUE, both_values_one_slot(question, entities, cand)),
         ("extra_measure", EXTRA_MEASURE, extra_measure(question, q_set, tpl)),
         ("count_or_rows", COUNT_OR_ROWS, count_or_rows(question, q_set, tpl, phrasing)),
+        ("asks_for_two", ASKED_TWO, asks_for_two(question, tpl)),
     ]
     cols = unasked_columns(q_set, cand, entities)
     if cols:
