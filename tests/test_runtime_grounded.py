@@ -114,3 +114,26 @@ def test_two_things_asked_one_column_returned():
     assert not asks_for_two(
         "What are the names of boats with rig A and owner B?", _tpl("SELECT name FROM boat")
     )
+
+
+def test_a_measure_word_that_names_a_column():
+    from ctxtool.runtime.sqlverify import _named_measures
+
+    sql = "SELECT sailor_phone FROM sailor WHERE club = $1"
+    q = "What is the phone number of the sailors of club X?"
+    assert _named_measures(q, sql, ops(q), sql_realizes(sql)) == {"__count"}
+    # a count asked besides, or a phone the SQL does not read: a count it is
+    q2 = "What is the phone number and the number of boats of sailors?"
+    assert _named_measures(q2, sql, ops(q2), sql_realizes(sql)) == set()
+    assert (
+        _named_measures(q, "SELECT name FROM sailor", ops(q), sql_realizes("SELECT name FROM sailor"))
+        == set()
+    )
+    # "the total number of" is the count; "the total sails" is a column when the SQL sums nothing
+    q3 = "What is the total number of boats?"
+    assert "__sum" in _named_measures(
+        q3, "SELECT count(*) FROM boat", ops(q3) | {"__sum"}, frozenset({"__count"})
+    )
+    q4 = "What is the total sails of each boat?"
+    sql4 = "SELECT name, total_sails FROM boat"
+    assert _named_measures(q4, sql4, ops(q4) | {"__sum"}, sql_realizes(sql4)) == {"__sum"}

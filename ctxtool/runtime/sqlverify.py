@@ -662,6 +662,40 @@ def disagreements(
 _OPERATOR_REASON = "the question and the template disagree on: "
 
 
+_NUMBER_OF = re.compile(r"\b([a-z]+)\s+numbers?\s+of\b", re.I)
+_TOTAL = re.compile(r"\btotal\b", re.I)
+
+
+@lru_cache(maxsize=20_000)
+def _sql_pieces(sql: str) -> frozenset[str]:
+    """The words of the SQL's identifiers, lower-case (``customer_phone`` -> customer, phone)."""
+    bare = re.sub(r"'(?:[^']|'')*'", "''", sql)
+    out: set[str] = set()
+    for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bare):
+        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ident).replace("_", " ")
+        out |= {w.lower() for w in spaced.split()}
+    return frozenset(out)
+
+
+def _named_measures(question: str, sql: str, q_ops: set[str], realized: frozenset[str]) -> set[str]:
+    """The question's aggregate words that name a column, not a computation: "the phone number of"
+    when the SQL reads a phone column (and no "how many" or "the number of" elsewhere), "the total
+    horses" when the SQL reads a ``total_horses`` column and sums nothing, "the total number of" of a
+    COUNT (the total of a count is the count)."""
+    out: set[str] = set()
+    pieces = _sql_pieces(sql)
+    if "__count" in q_ops and "__count" not in realized:
+        compounds = _NUMBER_OF.findall(question)
+        if compounds and all(w.lower() in pieces for w in compounds):
+            rest = _NUMBER_OF.sub(" ", question)
+            if not re.search(r"\bhow\s+many\b|\bcount\b|\bnumbers?\s+of\b", rest, re.I):
+                out.add("__count")
+    if "__sum" in q_ops and "__sum" not in realized and _TOTAL.search(question):
+        if "total" in pieces or ("__count" in q_ops and "__count" in realized):
+            out.add("__sum")
+    return out
+
+
 def grounded_operators(
     question: str, entities: list[Any], cand: Any, q_set: set[str]
 ) -> tuple[float, list[str]]:
@@ -687,7 +721,9 @@ def grounded_operators(
         if _CONTRACTED_NOT.search(other):
             q_ops.add("__not")
             t_ops.add("__not")
-    q_ops, t_ops = grounded_ops(q_ops, t_ops, sql_realizes(tpl.sql))
+    realized = sql_realizes(tpl.sql)
+    q_ops -= _named_measures(question, tpl.sql, q_ops, realized)
+    q_ops, t_ops = grounded_ops(q_ops, t_ops, realized)
     return operator_agreement(q_ops, t_ops)
 
 
