@@ -137,3 +137,20 @@ def test_a_measure_word_that_names_a_column():
     q4 = "What is the total sails of each boat?"
     sql4 = "SELECT name, total_sails FROM boat"
     assert _named_measures(q4, sql4, ops(q4) | {"__sum"}, sql_realizes(sql4)) == {"__sum"}
+
+
+def test_not_only_but_also_says_both():
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Which sailors own a boat and sail in a race?",
+            "sql": "SELECT id FROM boat INTERSECT SELECT sailor FROM race",
+        },
+        "postgres",
+    )
+    q = "Which sailors not only own a boat but also sail in a race?"
+    factor, _ = grounded_operators(q, [], Candidate(tpl, 0, 0.6, {}), set(content_tokens(q)))
+    assert factor == 1.0
+    q = "Which sailors do not own a boat?"
+    assert grounded_operators(q, [], Candidate(tpl, 0, 0.6, {}), set(content_tokens(q)))[0] < 1

@@ -664,6 +664,7 @@ _OPERATOR_REASON = "the question and the template disagree on: "
 
 _NUMBER_OF = re.compile(r"\b([a-z]+)\s+numbers?\s+of\b", re.I)
 _TOTAL = re.compile(r"\btotal\b", re.I)
+_NOT_ONLY = re.compile(r"\bnot\s+only\b(?=.*\bbut\b)", re.I | re.S)
 
 
 @lru_cache(maxsize=20_000)
@@ -716,6 +717,11 @@ def grounded_operators(
     for fu in cand.facets:
         q_ops -= fu.explains
     text = phrasing.text if phrasing else tpl.intent
+    if "__not" in q_ops and _NOT_ONLY.search(question):
+        # "not only A but also B" says both, and negates nothing
+        if "__not" not in content_tokens(_NOT_ONLY.sub(" ", question)):
+            q_ops.discard("__not")
+            q_ops.add("__both")
     if ("__not" in q_ops) != ("__not" in t_ops):
         other = text if "__not" in q_ops else question
         if _CONTRACTED_NOT.search(other):
