@@ -69,6 +69,23 @@ def test_a_clean_candidate_far_ahead_needs_less_evidence():
     assert not confident(clean, [clean, cand(1, low - MIN_LEAD - 0.01)], 0.7, calibrated=False)
 
 
+def test_a_near_duplicate_that_says_more_than_the_question_is_no_rival():
+    from ctxtool.runtime.confidence import DOMINATED_LEAD
+
+    # "ids and hours played for each game": the game template against the student one, whose
+    # wording says "student" and explains no word of the question the game one leaves
+    best = cand(0, 0.82)
+    best.unexplained, best.missing = ["__each"], []
+    rival = cand(1, 0.82 - DOMINATED_LEAD - 0.01)
+    rival.unexplained, rival.missing = ["__each", "game"], ["student"]
+    assert confident(best, [best, rival], 0.7, calibrated=False)
+    # not when the rival explains a question word the best one leaves, nor closer than DOMINATED_LEAD
+    rival.unexplained = []
+    assert not confident(best, [best, rival], 0.7, calibrated=False)
+    rival.unexplained, rival.score = ["__each", "game"], 0.82 - DOMINATED_LEAD + 0.01
+    assert not confident(best, [best, rival], 0.7, calibrated=False)
+
+
 def test_a_calibrated_probability_is_compared_as_it_is():
     best = cand(0, 0.91)
     assert confident(best, [best, cand(1, 0.9)], 0.9, calibrated=True)

@@ -21,7 +21,8 @@ def agreement(question: str, wording: str, sql: str) -> float:
 
 
 def test_what_the_sql_computes():
-    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC LIMIT 1") == {"end"}
+    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC LIMIT 1") == {"end", "one end"}
+    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC") == {"end"}
     assert sql_realizes("SELECT count(*) FROM boat WHERE length >= 3") == {"range", "__count"}
     assert sql_realizes("SELECT name FROM boat WHERE owner <> 'a > b'") == {"negation"}
     assert sql_realizes("SELECT avg(length), sum(width) FROM boat") == {"__avg", "__sum"}
@@ -66,6 +67,12 @@ def test_what_the_sql_computes_still_has_to_be_asked():
         )
         < 1
     )
+    # "the latest" is one row: an ORDER BY that lists them all does not take it
+    sql = "SELECT name, left_office FROM minister ORDER BY left_office"
+    assert (
+        agreement("the minister who left office latest", "the ministers listed by when they left office", sql)
+        < 1
+    )
     # words on one axis both sides state still differ, computed or not
     assert agreement("the latest boat", "the first boat", "SELECT name FROM boat") < 1
 
@@ -89,3 +96,61 @@ def test_a_candidate_reads_its_value_words_and_contracted_negations():
     q = "Which sailors do not own any boat?"
     factor, clashes = grounded_operators(q, [], cand, set(content_tokens(q)))
     assert factor == 1.0 and not clashes
+
+
+def _tpl(sql: str, nl: str = "q") -> object:
+    return compile_item("template", 0, {"nl_query": nl, "sql": sql}, "postgres")
+
+
+def test_two_things_asked_one_column_returned():
+    from ctxtool.runtime.sqlverify import asks_for_two
+
+    one = _tpl("SELECT DISTINCT rig FROM boat")
+    assert asks_for_two("What are the boats and their rigs?", one)
+    assert asks_for_two("Show the names and lengths of boats owned by Ann.", _tpl("SELECT name FROM boat"))
+    # two columns, an aggregate, or a second thing only in the conditions: nothing to say
+    assert not asks_for_two("What are the boats and their rigs?", _tpl("SELECT name, rig FROM boat"))
+    assert not asks_for_two("What is the count and the rig?", _tpl("SELECT count(*) FROM boat"))
+    assert not asks_for_two(
+        "What are the names of boats with rig A and owner B?", _tpl("SELECT name FROM boat")
+    )
+
+
+def test_a_measure_word_that_names_a_column():
+    from ctxtool.runtime.sqlverify import _named_measures
+
+    sql = "SELECT sailor_phone FROM sailor WHERE club = $1"
+    q = "What is the phone number of the sailors of club X?"
+    assert _named_measures(q, sql, ops(q), sql_realizes(sql)) == {"__count"}
+    # a count asked besides, or a phone the SQL does not read: a count it is
+    q2 = "What is the phone number and the number of boats of sailors?"
+    assert _named_measures(q2, sql, ops(q2), sql_realizes(sql)) == set()
+    assert (
+        _named_measures(q, "SELECT name FROM sailor", ops(q), sql_realizes("SELECT name FROM sailor"))
+        == set()
+    )
+    # "the total number of" is the count; "the total sails" is a column when the SQL sums nothing
+    q3 = "What is the total number of boats?"
+    assert "__sum" in _named_measures(
+        q3, "SELECT count(*) FROM boat", ops(q3) | {"__sum"}, frozenset({"__count"})
+    )
+    q4 = "What is the total sails of each boat?"
+    sql4 = "SELECT name, total_sails FROM boat"
+    assert _named_measures(q4, sql4, ops(q4) | {"__sum"}, sql_realizes(sql4)) == {"__sum"}
+
+
+def test_not_only_but_also_says_both():
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Which sailors own a boat and sail in a race?",
+            "sql": "SELECT id FROM boat INTERSECT SELECT sailor FROM race",
+        },
+        "postgres",
+    )
+    q = "Which sailors not only own a boat but also sail in a race?"
+    factor, _ = grounded_operators(q, [], Candidate(tpl, 0, 0.6, {}), set(content_tokens(q)))
+    assert factor == 1.0
+    q = "Which sailors do not own a boat?"
+    assert grounded_operators(q, [], Candidate(tpl, 0, 0.6, {}), set(content_tokens(q)))[0] < 1

@@ -27,6 +27,7 @@ from ctxtool.runtime.verify import (
     sql_realizes,
 )
 
+ALIGN = os.environ.get("CTX_ALIGN", "1") == "1"
 COUNTED_OTHER = 0.5  # "how many accounts" is not answered by counting the distinct customers
 COLUMN_UNASKED = 0.6  # the template returns a column the question does not ask for
 CONJUNCTION_CLASH = 0.3  # "A or B" answered with A AND B
@@ -38,7 +39,8 @@ UNUSED_VALUE = 0.45  # a value the question states (a code, "both A and B") that
 SPELLED_OTHER = 0.5  # "DVD drives" bound as 'DVD burner'
 COUNT_OR_ROWS = 0.6  # "how many X" is not a list of X, and "what are the X" is not their count
 EXTRA_MEASURE = 0.8  # "how many ... and what are their average ages" against the average alone
-LINK_SPELLING = 0.75  # the stored value must read like the words the question wrote
+LINK_SPELLING = 0.75
+ASKED_TWO = 0.5  # "the allergies and their types" answered with the types alone  # the stored value must read like the words the question wrote
 # generic words of a column name: what remains says what the column holds
 _GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
 _NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
@@ -537,6 +539,54 @@ def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "
     return None
 
 
+# what a question asks for comes first ("What are the X and their Y ..."), before the words that
+# say of which rows (a relative word, a preposition, a verb)
+_ASK_HEAD = re.compile(
+    r"^\s*(?:what\s+(?:are|is|were|was)|which|show|list|find|give(?:\s+me)?|return|tell\s+me|report|display"
+    r"|get)\b\s*(?:the\s+|all\s+(?:the\s+)?|me\s+)?",
+    re.I,
+)
+_ASK_END = re.compile(
+    r"\b(?:who|that|which|whose|where|whom|when|with|in|from|for|by|of|on|at|than|to|under|over|if|are|is"
+    r"|was|were|has|have|do|does|did|ordered|sorted|order|sort)\b",
+    re.I,
+)
+_TWO_ASKED = re.compile(r"\b([a-z]\w+)\s*(?:,|\band\b)\s*(?:their\s+|its\s+|the\s+|also\s+)?([a-z]\w+)", re.I)
+_OUTER_SELECT = re.compile(r"\s*select\s+(?:distinct\s+)?(.*?)\s+from\b", re.I | re.S)
+_AGGREGATE_FIRST = re.compile(r"\s*(?:count|sum|avg|min|max)\s*\(", re.I)
+
+
+def _outer_columns(sql: str) -> int | None:
+    """How many expressions the outermost SELECT returns (None: ``*`` or unreadable)."""
+    m = _OUTER_SELECT.match(sql)
+    if m is None or m.group(1).strip() == "*":
+        return None
+    depth, n = 0, 1
+    for ch in m.group(1):
+        depth += ch == "("
+        depth -= ch == ")"
+        n += ch == "," and depth == 0
+    return n
+
+
+def asks_for_two(question: str, tpl: Any) -> str | None:
+    """A reason when the question asks for two things ("the allergies and their types", "the names
+    and ages of ...") and the template returns one column that is no aggregate: one of them would be
+    missing from the answer."""
+    head = _ASK_HEAD.match(question)
+    if head is None:
+        return None
+    rest = question[head.end() :]
+    end = _ASK_END.search(rest)
+    pair = _TWO_ASKED.search(rest[: end.start()] if end else rest)
+    if pair is None or _outer_columns(tpl.sql) != 1:
+        return None
+    m = _OUTER_SELECT.match(tpl.sql)
+    if m is None or _AGGREGATE_FIRST.match(m.group(1)):
+        return None
+    return f"the question asks for {pair.group(1)} and {pair.group(2)}, the template returns one column"
+
+
 def named_disagreements(
     question: str,
     entities: list[Any],
@@ -563,6 +613,7 @@ def named_disagreements(
         ("both_values", UNUSED_VALUE, both_values_one_slot(question, entities, cand)),
         ("extra_measure", EXTRA_MEASURE, extra_measure(question, q_set, tpl)),
         ("count_or_rows", COUNT_OR_ROWS, count_or_rows(question, q_set, tpl, phrasing)),
+        ("asks_for_two", ASKED_TWO, asks_for_two(question, tpl)),
     ]
     cols = unasked_columns(q_set, cand, entities)
     if cols:
@@ -611,6 +662,41 @@ def disagreements(
 _OPERATOR_REASON = "the question and the template disagree on: "
 
 
+_NUMBER_OF = re.compile(r"\b([a-z]+)\s+numbers?\s+of\b", re.I)
+_TOTAL = re.compile(r"\btotal\b", re.I)
+_NOT_ONLY = re.compile(r"\bnot\s+only\b(?=.*\bbut\b)", re.I | re.S)
+
+
+@lru_cache(maxsize=20_000)
+def _sql_pieces(sql: str) -> frozenset[str]:
+    """The words of the SQL's identifiers, lower-case (``customer_phone`` -> customer, phone)."""
+    bare = re.sub(r"'(?:[^']|'')*'", "''", sql)
+    out: set[str] = set()
+    for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bare):
+        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ident).replace("_", " ")
+        out |= {w.lower() for w in spaced.split()}
+    return frozenset(out)
+
+
+def _named_measures(question: str, sql: str, q_ops: set[str], realized: frozenset[str]) -> set[str]:
+    """The question's aggregate words that name a column, not a computation: "the phone number of"
+    when the SQL reads a phone column (and no "how many" or "the number of" elsewhere), "the total
+    horses" when the SQL reads a ``total_horses`` column and sums nothing, "the total number of" of a
+    COUNT (the total of a count is the count)."""
+    out: set[str] = set()
+    pieces = _sql_pieces(sql)
+    if "__count" in q_ops and "__count" not in realized:
+        compounds = _NUMBER_OF.findall(question)
+        if compounds and all(w.lower() in pieces for w in compounds):
+            rest = _NUMBER_OF.sub(" ", question)
+            if not re.search(r"\bhow\s+many\b|\bcount\b|\bnumbers?\s+of\b", rest, re.I):
+                out.add("__count")
+    if "__sum" in q_ops and "__sum" not in realized and _TOTAL.search(question):
+        if "total" in pieces or ("__count" in q_ops and "__count" in realized):
+            out.add("__sum")
+    return out
+
+
 def grounded_operators(
     question: str, entities: list[Any], cand: Any, q_set: set[str]
 ) -> tuple[float, list[str]]:
@@ -631,12 +717,19 @@ def grounded_operators(
     for fu in cand.facets:
         q_ops -= fu.explains
     text = phrasing.text if phrasing else tpl.intent
+    if "__not" in q_ops and _NOT_ONLY.search(question):
+        # "not only A but also B" says both, and negates nothing
+        if "__not" not in content_tokens(_NOT_ONLY.sub(" ", question)):
+            q_ops.discard("__not")
+            q_ops.add("__both")
     if ("__not" in q_ops) != ("__not" in t_ops):
         other = text if "__not" in q_ops else question
         if _CONTRACTED_NOT.search(other):
             q_ops.add("__not")
             t_ops.add("__not")
-    q_ops, t_ops = grounded_ops(q_ops, t_ops, sql_realizes(tpl.sql))
+    realized = sql_realizes(tpl.sql)
+    q_ops -= _named_measures(question, tpl.sql, q_ops, realized)
+    q_ops, t_ops = grounded_ops(q_ops, t_ops, realized)
     return operator_agreement(q_ops, t_ops)
 
 

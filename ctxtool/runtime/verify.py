@@ -106,6 +106,7 @@ def operator_agreement(question_ops: set[str], template_ops: set[str]) -> tuple[
 _FAMILY = {"extreme": "end", "recency": "end", "compare": "range", "time": "range"}
 _STRINGS = re.compile(r"'(?:[^']|'')*'")
 _ORDERED = re.compile(r"\border\s+by\b", re.I)
+_LIMITED = re.compile(r"\blimit\s+(?:\d+|\$\d+|%s|\?)", re.I)
 _MIN_MAX = re.compile(r"\b(?:min|max)\s*\(", re.I)
 _COMPARE = re.compile(r"(?<![<>!=])(?:<=|>=|<|>)(?![<>=])|\bbetween\b", re.I)
 _NEGATES = re.compile(r"\bnot\b|\bexcept\b|!=|<>", re.I)
@@ -124,6 +125,8 @@ def sql_realizes(sql: str) -> frozenset[str]:
     out: set[str] = set()
     if _ORDERED.search(bare) or _MIN_MAX.search(bare):
         out.add("end")
+    if (_ORDERED.search(bare) and _LIMITED.search(bare)) or _MIN_MAX.search(bare):
+        out.add("one end")  # an ORDER BY alone lists every row: no "the latest" one
     if _COMPARE.search(bare):
         out.add("range")
     if _NEGATES.search(bare):
@@ -161,7 +164,8 @@ def grounded_ops(
             continue
         axis = _AXES.get(tok, ("", 0))[0]
         fam = _FAMILY.get(axis)
-        if fam and fam in realized and not any(_AXES.get(t, ("", 0))[0] == axis for t in t_ops):
+        wanted = "one end" if fam == "end" else fam
+        if fam and wanted in realized and not any(_AXES.get(t, ("", 0))[0] == axis for t in t_ops):
             t_ops.add(_NEUTRAL[axis])  # said in words the canonical tokens do not know
     for tok in list(t_ops - question_ops):
         axis = _AXES.get(tok, ("", 0))[0]
