@@ -272,3 +272,38 @@ def test_which_asks_for_the_things_a_template_returns():
     assert "which" not in by_index[0].unexplained and "nam" not in by_index[0].missing
     assert "which" in by_index[1].unexplained
     assert by_index[0].q_cov == 1.0 and by_index[0].t_cov == 1.0
+
+
+def test_the_most_common_is_the_most_counted_and_where_asks_for_a_location():
+    assert set(content_tokens("Which room is the most common?")) >= {"__max", "__count"}
+    assert set(content_tokens("the least frequently used room")) >= {"__min", "__count"}
+    assert content_tokens('Where is the room "B12" located?')[0] == content_tokens("the location")[0]
+    assert "location" not in content_tokens("the town where the teacher lives")
+
+
+def test_a_word_that_begins_a_run_together_table_name_is_what_the_template_reads():
+    from ctxtool.runtime.matching import _inside_name
+
+    assert _inside_name("author", {"authorship"})
+    assert _inside_name("order", {"shop.customer_orders"})
+    assert not _inside_name("ship", {"authorship"})  # too short to tell
+    written = _template(
+        0,
+        "How many papers did Kim write?",
+        "SELECT count(*) FROM authorship a JOIN paper p ON p.id = a.paper_id WHERE a.name = 'Kim'",
+        "How many papers did $1 write?",
+        "SELECT count(*) FROM authorship a JOIN paper p ON p.id = a.paper_id WHERE a.name = $1",
+    )
+    other = _template(
+        1,
+        "How many authors are there?",
+        "SELECT count(*) FROM author",
+        "How many authors are there?",
+        "SELECT count(*) FROM author",
+    )
+    matcher = Matcher([written, other], [])
+    q = "How many papers has the author Kim written?"
+    ents = _entities(q)
+    stated_values(q, [written], ents)
+    cand = next(c for c in matcher.rank(q, ents) if c.template.index == 0)
+    assert "entities" not in cand.factors

@@ -168,6 +168,18 @@ def sql_operators(sql: str) -> frozenset[str]:
     return frozenset(tok for rx, tok in _SQL_OPERATORS if rx.search(sql))
 
 
+def _inside_name(word: str, tables: set[str]) -> bool:
+    """``word`` begins or ends a run-together table name ("author" of ``authorship``, "order" of
+    ``customerorders``): the template reads that thing, however its table is spelled."""
+    if len(word) < 5:
+        return False
+    for t in tables:
+        name = t.split(".")[-1].lower().replace("_", "")
+        if name != word and (name.startswith(word) or name.rstrip("s").endswith(word)):
+            return True
+    return False
+
+
 def _asks_who_has_the_most(question: str) -> bool:
     """ "... with the most students", "... has the smallest GDP": an extreme word right after
     "with the" / "has the" asks for the one that has it."""
@@ -431,6 +443,8 @@ class Matcher:
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
             other = (q_set & self.entity_words) - explained - tpl_words
+            if other:
+                other = {w for w in other if not _inside_name(w, tpl.tables)}
             if other:
                 factors["entities"] = 0.5 ** len(other)
                 reasons.append("the template is not about: " + ", ".join(sorted(other)))
