@@ -307,3 +307,50 @@ def test_a_word_that_begins_a_run_together_table_name_is_what_the_template_reads
     stated_values(q, [written], ents)
     cand = next(c for c in matcher.rank(q, ents) if c.template.index == 0)
     assert "entities" not in cand.factors
+
+
+def test_a_repeated_value_of_a_column_named_without_its_table_fills_the_slot():
+    course = _template(
+        9,
+        "How many credits does course HIST-101 have?",
+        "SELECT credits FROM course WHERE course.course_code = 'HIST-101'",
+        "How many credits does course $1 have?",
+        "SELECT credits FROM course WHERE course.course_code = $1",
+    )
+    # the other template names the column without its table ("course_code"): the same column
+    q = "How many credits does course ART-220 have?"
+    ents = _entities(q)
+    ents.append(
+        Entity("stated", "ART-220", q.index("ART"), q.index("ART") + 7, "ART-220", column="course_code")
+    )
+    binding = bind_slots(course.slots, ents, set())
+    assert binding is not None and ents[binding["1"][0]].value == "ART-220"
+    # a plural of a long value is the value ("two Boeing 737-800s")
+    ents = _entities("Who flies Boeing 737-800s?")
+    plane = _template(
+        10,
+        "Who flies a Boeing 737-800?",
+        "SELECT pilot FROM flight WHERE plane = 'Boeing 737-800'",
+        "Who flies a $1?",
+        "SELECT pilot FROM flight WHERE plane = $1",
+    )
+    assert stated_values("Who flies Boeing 737-800s?", [plane], ents)
+    assert [(e.kind, e.value) for e in ents] == [("stated", "Boeing 737-800")]
+
+
+def test_a_word_that_ends_a_compound_is_that_compound():
+    from ctxtool.runtime.matching import compound_parts
+
+    towns, hometowns = set(content_tokens("towns")), set(content_tokens("hometowns"))
+    assert compound_parts(towns, hometowns) == (towns, hometowns)
+    assert compound_parts(hometowns, towns) == (hometowns, towns)
+    assert compound_parts(set(content_tokens("member")), set(content_tokens("membership"))) == (set(), set())
+    teachers = _template(
+        0,
+        "Show the hometowns of all teachers.",
+        "SELECT hometown FROM teacher",
+        "Show the hometowns of all teachers.",
+        "SELECT hometown FROM teacher",
+    )
+    cand = Matcher([teachers], []).rank("What towns do the teachers come from?", [])[0]
+    assert "town" not in cand.unexplained and "hometown" not in cand.missing
