@@ -374,7 +374,9 @@ class Matcher:
         if not tpl.reads.value_only:
             returned = self._returned_words(tpl)
             if "which" in q_set:
-                asked_which = {"which"} | returned
+                # (not "which" itself: "Which items have 'South' in their title?" would read as well
+                # as a list of titles of a category 'South')
+                asked_which = set(returned)
             elif q_set & returned:
                 asked_which = {"which"}
         for p_i, phrasing in enumerate(tpl.phrasings):
