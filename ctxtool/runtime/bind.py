@@ -102,7 +102,10 @@ def _on_slot_column(column_key: str, slot: Slot) -> bool:
     if not slot.column:
         return False
     key = _column_key(slot.column)
-    return column_key == key or ("." not in key and column_key.split(".")[-1] == key)
+    if column_key == key:
+        return True
+    # a column named without its table on either side matches by its name
+    return ("." not in key or "." not in column_key) and column_key.split(".")[-1] == key.split(".")[-1]
 
 
 def own_column_reading(lv: LinkedValue, slot: Slot) -> LinkedValue | None:
@@ -342,8 +345,9 @@ def _repeated(core: str, question: str) -> re.Match[str] | None:
     """Where ``question`` repeats the example value ``core``: as a word, case-insensitively; a single
     letter ("sex is F", "a grade C") only as a capital standing alone, and never the article "A" or
     the pronoun "I" unless "an" announces it ("received an A")."""
-    if len(core) >= 2:
-        return re.search(r"(?<![\w])" + re.escape(core) + r"(?![\w])", question, re.I)
+    if len(core) >= 2:  # "Boeing 737-800s": a plural of the value is the value
+        plural = r"'?s?" if len(core) >= 4 else ""
+        return re.search(r"(?<![\w])" + re.escape(core) + r"(?=" + plural + r"(?![\w]))", question, re.I)
     if not (core.isalpha() and core.isupper()):
         return None
     for m in re.finditer(r"(?<![\w'’-])" + re.escape(core) + r"(?![\w'’-])", question):

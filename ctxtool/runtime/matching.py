@@ -27,7 +27,7 @@ from ctxtool.runtime.verify import OPPOSITE, operator_agreement
 
 # the encoder's cosine below SIM_FLOOR says nothing; at SIM_FULL the wordings mean the same
 SIM_FLOOR = 0.5
-SIM_FULL = 0.95
+SIM_FULL = 0.93
 SEMANTIC_WEIGHT = 0.7
 COLUMN_NOT_READ = 0.6
 # a facet stated in other words: the words before its value, as close as this to its wording
@@ -166,6 +166,41 @@ def sql_operators(sql: str) -> frozenset[str]:
     say ("Which rooms are not used?" of "Which rooms are free?" over ``NOT IN``). They only agree
     with the question's words; a template is never asked to be stated by them."""
     return frozenset(tok for rx, tok in _SQL_OPERATORS if rx.search(sql))
+
+
+COMPOUND_PART = 4  # the shortest word that explains a run-together word it ends or begins
+
+
+def compound_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[str]]:
+    """Words of the question that end a run-together word of the template ("town" of "hometown",
+    "date" of "birthdate"), and those template words: an English compound names a kind of its last
+    word. Both directions (the question may hold the compound); never operator tokens, and never a
+    word's beginning ("member" is no "membership", "product" no "production")."""
+    q_out: set[str] = set()
+    t_out: set[str] = set()
+    for a in q_words:
+        if a.startswith("__"):
+            continue
+        for b in t_words:
+            if b.startswith("__") or a == b:
+                continue
+            short, long = (a, b) if len(a) < len(b) else (b, a)
+            if len(short) >= COMPOUND_PART and len(long) - len(short) >= 3 and long.endswith(short):
+                q_out.add(a)
+                t_out.add(b)
+    return q_out, t_out
+
+
+def _inside_name(word: str, tables: set[str]) -> bool:
+    """``word`` begins or ends a run-together table name ("author" of ``authorship``, "order" of
+    ``customerorders``): the template reads that thing, however its table is spelled."""
+    if len(word) < 5:
+        return False
+    for t in tables:
+        name = t.split(".")[-1].lower().replace("_", "")
+        if name != word and (name.startswith(word) or name.rstrip("s").endswith(word)):
+            return True
+    return False
 
 
 def _asks_who_has_the_most(question: str) -> bool:
@@ -339,12 +374,16 @@ class Matcher:
         if not tpl.reads.value_only:
             returned = self._returned_words(tpl)
             if "which" in q_set:
-                asked_which = {"which"} | returned
+                # (not "which" itself: "Which items have 'South' in their title?" would read as well
+                # as a list of titles of a category 'South')
+                asked_which = set(returned)
             elif q_set & returned:
                 asked_which = {"which"}
         for p_i, phrasing in enumerate(tpl.phrasings):
             t_set = set(phrasing.tokens)
             explained = q_set & (t_set | bound_descr | self._returned_words(tpl) | asked_which)
+            q_parts, t_wholes = compound_parts(q_set - explained, t_set - q_set)
+            explained |= q_parts
             facets: list[FacetUse] = []
             f_used = set(used)
             equal_to: set[str] = set()  # columns a chosen facet already holds equal to a value
@@ -395,7 +434,8 @@ class Matcher:
             q_cov = self.index.weight([t for t in q_tokens if t in explained]) / w_q if w_q else 1.0
             w_t = self.index.weight(t_set)
             t_cov = (
-                self.index.weight(t_set & (q_set | bound_descr | literal_words | asked_which)) / w_t
+                self.index.weight(t_set & (q_set | bound_descr | literal_words | asked_which | t_wholes))
+                / w_t
                 if w_t
                 else 0.5
             )
@@ -431,6 +471,8 @@ class Matcher:
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
             other = (q_set & self.entity_words) - explained - tpl_words
+            if other:
+                other = {w for w in other if not _inside_name(w, tpl.tables)}
             if other:
                 factors["entities"] = 0.5 ** len(other)
                 reasons.append("the template is not about: " + ", ".join(sorted(other)))
@@ -501,7 +543,7 @@ class Matcher:
                 q_cov=round(q_cov, 3),
                 t_cov=round(t_cov, 3),
                 unexplained=[t for t in q_tokens if t not in explained],
-                missing=sorted(t_set - q_set - bound_descr - asked_which),
+                missing=sorted(t_set - q_set - bound_descr - asked_which - t_wholes),
                 unused=unused,
                 reasons=reasons,
             )

@@ -305,8 +305,12 @@ def _counting(before: str) -> bool:
     return before in _COUNT_BEFORE or before in STOPWORDS or before in CANONICAL_WORDS
 
 
+# "Where is the club located?" asks for its location
+_WHERE = re.compile(r"(?:^|(?<=[.?!]\s))where\b(?=\s+(?:is|are|was|were|do|does|did)\b)", re.I)
+
+
 def _canonical_text(text: str) -> str:
-    text = _relative_which(text)
+    text = _WHERE.sub("location", _relative_which(text))
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
     low = re.sub(r"\s+", " ", low)
     low = _NOT.sub(
