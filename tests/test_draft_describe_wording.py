@@ -1,7 +1,8 @@
 """The workload describer says things the way people ask them: the thing listed named first (the
 names of tracks, not "the track names of genres"), years compared with after / before, ages with
 older / the oldest, first and last name as "full name", and no "with a review" once the order or the
-count already names the joined table (real PostgreSQL, a small fixture of its own)."""
+count already names the joined table, ``gtype`` of a garden plot as "type" (real PostgreSQL, a
+small fixture of its own)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ def clubs(_pg15_admin):
             " FROM generate_series(1, 60) i;"
             "INSERT INTO rating SELECT i, 1 + i % 60, i % 5 FROM generate_series(1, 90) i;"
             "INSERT INTO venue SELECT i, i, i, DATE '2020-01-01' + i FROM generate_series(1, 12) i;"
+            "CREATE TABLE garden_plot (plot_id int PRIMARY KEY, gname text UNIQUE, gtype text, price int);"
+            "CREATE TABLE visit (visit_id int PRIMARY KEY, gname text REFERENCES garden_plot (gname));"
+            "INSERT INTO garden_plot SELECT i, 'Plot ' || i, 'T' || i % 3, i FROM generate_series(1, 9) i;"
+            "INSERT INTO visit SELECT i, 'Plot ' || (1 + i % 9) FROM generate_series(1, 20) i;"
             "ANALYZE"
         )
     with connect(dsn) as conn:
@@ -104,3 +109,22 @@ def test_a_joined_table_said_by_the_order_or_the_count_needs_no_with(clubs):
 def test_a_bare_count_counts_the_table_itself(clubs):
     # venue references a club and a member, but counting its rows counts venues
     assert clubs.question("SELECT COUNT(*) FROM venue") == "How many venues are there?"
+
+
+@pytest.mark.postgres
+def test_a_one_letter_prefix_for_the_table_is_not_said(clubs):
+    # gname / gtype of garden plots: "name" / "type"; price is a word of its own and stays
+    assert clubs.question("SELECT gname, price FROM garden_plot WHERE gtype = 'T1'") == (
+        "What are the names and prices of garden plots with type 'T1'?"
+    )
+    # the prefix of the table a reference points to: the garden plot's name
+    assert clubs.question("SELECT DISTINCT gname FROM visit") == (
+        "What are the different garden plot names of visits?"
+    )
+
+
+@pytest.mark.postgres
+def test_the_phrase_of_a_distinct_list_does_not_say_distinct(clubs):
+    question, phrase = clubs.wordings("SELECT DISTINCT age FROM member")
+    assert question == "What are the different ages of members?"
+    assert phrase == "Age of members"

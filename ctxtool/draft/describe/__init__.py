@@ -65,7 +65,10 @@ class Describer(Conditions, Select):
 
     def wordings(self, sql: str) -> tuple[str, str]:
         """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
-        return self.question(sql), full_names(self.describe(sql))
+        phrase = full_names(self.describe(sql))
+        if phrase.startswith("Distinct "):  # people rarely say it: the question keeps "different"
+            phrase = phrase[9:10].upper() + phrase[10:]
+        return self.question(sql), phrase
 
     def describe(self, sql: str) -> str:
         tree = parse(sql, self.m.dialect)

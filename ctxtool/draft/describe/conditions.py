@@ -3,6 +3,7 @@ singers", "without any schedules", "with age above the average age of singers"."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -11,7 +12,6 @@ from sqlglot import exp
 from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
 from ctxtool.draft.describe.words import _article, _expr_label, _join_conditions
 from ctxtool.draft.model import Column, Model, Table
-from ctxtool.draft.templates import qualified_label
 from ctxtool.runtime.text import lemma
 
 
@@ -90,13 +90,42 @@ def counts_things(label: str) -> bool:
     return base != last
 
 
-def merged_label(table: Table, col: Column) -> str:
+def spoken_label(model: Model, col: Column) -> str:
+    """The label without a one-letter prefix standing for its table: ``gname`` / ``gtype`` of video
+    games -> "name" / "type", ``cname`` of a college (or of a row referencing colleges) -> "name";
+    only when the rest is one English word, so codes and other run-together names stay as they are."""
+    label = col.label
+    low = label.lower()
+    if low != col.name.lower() or not low.isalpha() or len(low) < 5:
+        return label
+
+    def initials(t: Table) -> set[str]:
+        return {w[:1].lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", t.name) if w}
+
+    ref = referenced(model, col)
+    rest = low[1:]
+    own = low[0] in initials(col.table)
+    if not own and (ref is None or low[0] not in initials(ref)):
+        return label
+    import wordninja
+
+    if wordninja.split(low) != [low[0], rest]:  # "price" is a word, "gtype" is g + type
+        return label
+    return rest if own else f"{ref.names.singular} {rest}"  # cname of a tryout: "college name"
+
+
+def merged_label(table: Table, col: Column, label: str | None = None) -> str:
     """A column of another table named with its table, the word they share said once: "amenity
     name" of a dorm amenity -> "dorm amenity name"; "region" of a district -> "district region"."""
-    label = qualified_label(table, col)
-    first, _, rest = col.label.partition(" ")
+    own = label or col.label
     singular = table.names.singular
-    if rest and label != col.label and singular.lower().endswith(" " + first.lower()):
+    if own.lower().startswith(singular.lower()) or singular.lower() in own.lower():
+        label = own
+    else:
+        label = f"{singular} {own}"
+    first, _, rest = own.partition(" ")
+    singular = table.names.singular
+    if rest and label != own and singular.lower().endswith(" " + first.lower()):
         return f"{singular} {rest}"
     return label
 
@@ -163,9 +192,10 @@ class Conditions:
     def label(self, scope: Scope, col: Column | None, node: exp.Expression | None = None) -> str:
         if col is None:
             return _expr_label(node) if node is not None else "value"
+        spoken = spoken_label(self.m, col)
         if scope.main is not None and col.table is not scope.main and not self._plain:
-            return merged_label(col.table, col)
-        return col.label
+            return merged_label(col.table, col, spoken)
+        return spoken
 
     def aggregate(self, scope: Scope, node: exp.Expression) -> str | None:
         inner = node.this if isinstance(node, exp.Alias) else node
