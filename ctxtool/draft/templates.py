@@ -56,7 +56,7 @@ def qualified_label(table: Table, col: Column) -> str:
     singular = table.names.singular
     head = singular.lower().split()[-1:] or [""]
     if singular.lower() in col.label.lower() or head[0] in col.label.lower().split():
-        return col.label  # "document type code" of an "all document", not "all document document ..."
+        return col.label  # "item type code" of an "all item", not "all item item type code"
     return f"{singular} {col.label}"
 
 
@@ -98,7 +98,7 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
 def references(c: Column) -> bool:
     """A text foreign key of a table that is not a link table, whose values repeat (a code many
     rows share: people type codes; surrogate numbers are never dimensions)."""
-    # a part of a composite key may be one (``document_locations.location_code``), the whole key not
+    # a part of a composite key may be one (``stays.place_code``), the whole key not
     whole_key = c.in_pk and len(c.table.primary_key) < 2
     if not c.in_fk or whole_key or c.is_audit or c.category != "text" or c.table.is_link:
         return False
