@@ -180,3 +180,20 @@ def test_rows_of_a_named_parent_counts_per_parent_and_negated_conditions(drafted
         assert rows(kept[without]) == [(8,)]  # shops 13-20 sell nothing
         kind = not_kind[0].split("not '")[1].rstrip("'?")
         assert rows(kept[not_kind[0]]) == rows(f"SELECT name FROM shop WHERE kind <> '{kind}'")
+
+
+def test_the_coarser_dimensions_are_kept_first():
+    """Of five dimensions, the three with the fewest values (a desk of 18 values is asked about
+    less than a wing of 3)."""
+    cols = [("desk", 18), ("gender", 2), ("grade", 4), ("wing", 3), ("floor_name", 10)]
+    snap = {
+        "snapshot_version": 1,
+        "engine": "postgres",
+        "schemas": [{"name": "public", "tables": [
+            {"name": "worker", "primary_key": ["worker_id"], "row_estimate": 60,
+             "columns": [{"name": "worker_id", "type": "int", "profile": {"distinct": 60}}]
+             + [{"name": n, "type": "text", "profile": {"distinct": d}} for n, d in cols]},
+        ]}],
+    }  # fmt: skip
+    model = Model(snap)
+    assert [c.name for c in categories(model.table("worker"), model)] == ["gender", "grade", "wing"]

@@ -86,7 +86,12 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
     code?" is asked of the code itself, not of the name it stands for. With ``model``, not a
     reference to a table the table references twice ("destroyed by" / "authorised by" employee):
     one word tells those apart, and a wrong one answers wrong."""
-    own = readable([c for c in table.columns if c.is_categorical and not identifying(c)])[:MAX_CATEGORIES]
+    own = readable([c for c in table.columns if c.is_categorical and not identifying(c)])
+    # the coarser dimensions first (a building of three values before a room of eighteen): those
+    # are what people break a table down by
+    own = sorted(own, key=lambda c: c.distinct or 0)[:MAX_CATEGORIES]
+    keep = {id(c) for c in own}
+    own = [c for c in table.columns if id(c) in keep]  # in table order
     refs = [c for c in table.columns if references(c)]
     if model is not None:
         parents = [j.parent for j in model.parents_of(table)]
