@@ -92,7 +92,7 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
                 )
             )
     for y in [c for c in t.columns if c.is_year and c.readable][:2]:
-        # a year held as a number: "books made after 1989", "movies before 2000"
+        # a year held as a number: "shops opened after 1990", "before 2000"
         prof = y.profile or {}
         lo, hi = prof.get("min"), prof.get("max")
         if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and hi > lo):

@@ -357,7 +357,7 @@ def without_table_prefix(label: str, singular: str) -> str:
     head = singular.lower() + " "
     rest = label[len(head) :] if label.lower().startswith(head) else ""
     if not rest:
-        # a short form of the table's name as the prefix: ``stu_gpa`` of a student -> "gpa"
+        # a short form of the table's name as the prefix: ``cust_score`` of a customer -> "score"
         first, _, tail = label.partition(" ")
         word = singular.lower().split()[0] if singular.split() else ""
         if (
@@ -374,7 +374,7 @@ def without_table_prefix(label: str, singular: str) -> str:
 
 
 def initial_name(label: str, singular: str) -> bool:
-    """``cname`` of a course, ``dname`` of a department: the table's initial before "name", the
+    """``pname`` of a product, ``sname`` of a shop: the table's initial before "name", the
     row's name (one-letter prefixes that say which name, ``fname``, are split before)."""
     low = label.lower()
     return len(low) == 5 and low.endswith("name") and singular[:1].lower() == low[0]

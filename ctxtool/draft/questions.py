@@ -64,7 +64,7 @@ def naming(t: Table) -> list[Column]:
         return [first, last]
     named = [
         c for c in t.columns if c.readable and c.category == "text" and _names_a_row(c) and not c.repeats
-    ]  # a name that most rows share (a trip's start station name) does not name a row
+    ]  # a name that most rows share (the place name of a visit) does not name a row
     return named[:1]
 
 
@@ -304,7 +304,7 @@ class QuestionDrafter:
                 t,
             )
         for c in [c for c in listed if c not in cats and c.category == "text" and has_duplicates(c)][:3]:
-            # "How many different cities do employees live in?": a listed column whose values repeat
+            # "How many different colours do products come in?": a listed column whose values repeat
             self.add(
                 f"How many distinct {plural_label(c)} do {p} have?",
                 f"SELECT COUNT(DISTINCT {m.col(c)}) FROM {src}",
@@ -350,7 +350,7 @@ class QuestionDrafter:
                     "list-where",
                     t,
                 )
-                self.add(  # "companies whose headquarters are not 'USA'": the negation said, not dropped
+                self.add(  # "shops whose kind is not 'kiosk'": the negation said, not dropped
                     f"What are the {said} of {p} whose {cat.label} is not {say(v, cat)}?",
                     f"SELECT {self.cols(names)} FROM {nsrc} WHERE {cc} <> {m.literal(v, cat)}",
                     "list-where-not",

@@ -56,7 +56,7 @@ def qualified_label(table: Table, col: Column) -> str:
     singular = table.names.singular
     head = singular.lower().split()[-1:] or [""]
     if singular.lower() in col.label.lower() or head[0] in col.label.lower().split():
-        return col.label  # "document type code" of an "all document", not "all document document ..."
+        return col.label  # "item type code" of an "all item", not "all item item type code"
     return f"{singular} {col.label}"
 
 
@@ -86,7 +86,12 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
     code?" is asked of the code itself, not of the name it stands for. With ``model``, not a
     reference to a table the table references twice ("destroyed by" / "authorised by" employee):
     one word tells those apart, and a wrong one answers wrong."""
-    own = readable([c for c in table.columns if c.is_categorical and not identifying(c)])[:MAX_CATEGORIES]
+    own = readable([c for c in table.columns if c.is_categorical and not identifying(c)])
+    # the coarser dimensions first (a building of three values before a room of eighteen): those
+    # are what people break a table down by
+    own = sorted(own, key=lambda c: c.distinct or 0)[:MAX_CATEGORIES]
+    keep = {id(c) for c in own}
+    own = [c for c in table.columns if id(c) in keep]  # in table order
     refs = [c for c in table.columns if references(c)]
     if model is not None:
         parents = [j.parent for j in model.parents_of(table)]
@@ -98,7 +103,7 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
 def references(c: Column) -> bool:
     """A text foreign key of a table that is not a link table, whose values repeat (a code many
     rows share: people type codes; surrogate numbers are never dimensions)."""
-    # a part of a composite key may be one (``document_locations.location_code``), the whole key not
+    # a part of a composite key may be one (``stays.place_code``), the whole key not
     whole_key = c.in_pk and len(c.table.primary_key) < 2
     if not c.in_fk or whole_key or c.is_audit or c.category != "text" or c.table.is_link:
         return False
