@@ -17,6 +17,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any
 
+from ctxtool.runtime.alignment import realign
 from ctxtool.runtime.text import content_tokens
 from ctxtool.runtime.verify import (
     _AXES,
@@ -766,6 +767,9 @@ def review(
     vocabulary: Container[str] = matcher.index.postings if matcher is not None else set()
     entity_words: set[str] = getattr(matcher, "entity_words", set())
     for c in cands:
+        # words the SQL's constructs explain ("different", "for each", "sorted"): before the checks,
+        # which it needs passed (ctxtool.runtime.alignment)
+        realign(c, q_tokens, matcher, question)
         _reground(question, entities, c, q_set)
         found = named_disagreements(question, entities, c, q_set, dialect, vocabulary, entity_words)
         if not found:
