@@ -18,17 +18,10 @@ from functools import lru_cache
 from typing import Any
 
 from ctxtool.runtime.alignment import realign
+from ctxtool.runtime.grounding import _CONTRACTED_NOT, regrounded
 from ctxtool.runtime.text import content_tokens
-from ctxtool.runtime.verify import (
-    _AXES,
-    NEGATION,
-    OPPOSITE,
-    grounded_ops,
-    operator_agreement,
-    sql_realizes,
-)
+from ctxtool.runtime.verify import _AXES, NEGATION, OPPOSITE
 
-ALIGN = os.environ.get("CTX_ALIGN", "1") == "1"
 COUNTED_OTHER = 0.5  # "how many accounts" is not answered by counting the distinct customers
 COLUMN_UNASKED = 0.6  # the template returns a column the question does not ask for
 CONJUNCTION_CLASH = 0.3  # "A or B" answered with A AND B
@@ -52,10 +45,6 @@ _COUNT_PHRASE = re.compile(
     re.I,
 )
 _COUNT_DISTINCT = re.compile(r"\bcount\s*\(\s*distinct\s+(?:\w+\.)?\"?(\w+)\"?\s*\)", re.I)
-_CONTRACTED_NOT = re.compile(
-    r"\b(?:do|does|did|is|are|was|were|has|have|had|ca|could|would|should|wo|must|need)n[’']?t\b|\bcannot\b",
-    re.I,
-)
 _SQL_LIMIT = re.compile(r"\blimit\s+\d+\s*;?\s*$", re.I)
 
 
@@ -660,98 +649,6 @@ def disagreements(
     return [(f, why) for _, f, why in found]
 
 
-_OPERATOR_REASON = "the question and the template disagree on: "
-
-
-_NUMBER_OF = re.compile(r"\b([a-z]+)\s+numbers?\s+of\b", re.I)
-_TOTAL = re.compile(r"\btotal\b", re.I)
-_NOT_ONLY = re.compile(r"\bnot\s+only\b(?=.*\bbut\b)", re.I | re.S)
-
-
-@lru_cache(maxsize=20_000)
-def _sql_pieces(sql: str) -> frozenset[str]:
-    """The words of the SQL's identifiers, lower-case (``customer_phone`` -> customer, phone)."""
-    bare = re.sub(r"'(?:[^']|'')*'", "''", sql)
-    out: set[str] = set()
-    for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bare):
-        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ident).replace("_", " ")
-        out |= {w.lower() for w in spaced.split()}
-    return frozenset(out)
-
-
-def _named_measures(question: str, sql: str, q_ops: set[str], realized: frozenset[str]) -> set[str]:
-    """The question's aggregate words that name a column, not a computation: "the phone number of"
-    when the SQL reads a phone column (and no "how many" or "the number of" elsewhere), "the total
-    horses" when the SQL reads a ``total_horses`` column and sums nothing, "the total number of" of a
-    COUNT (the total of a count is the count)."""
-    out: set[str] = set()
-    pieces = _sql_pieces(sql)
-    if "__count" in q_ops and "__count" not in realized:
-        compounds = _NUMBER_OF.findall(question)
-        if compounds and all(w.lower() in pieces for w in compounds):
-            rest = _NUMBER_OF.sub(" ", question)
-            if not re.search(r"\bhow\s+many\b|\bcount\b|\bnumbers?\s+of\b", rest, re.I):
-                out.add("__count")
-    if "__sum" in q_ops and "__sum" not in realized and _TOTAL.search(question):
-        if "total" in pieces or ("__count" in q_ops and "__count" in realized):
-            out.add("__sum")
-    return out
-
-
-def grounded_operators(
-    question: str, entities: list[Any], cand: Any, q_set: set[str]
-) -> tuple[float, list[str]]:
-    """The operator words' agreement (:func:`ctxtool.runtime.verify.operator_agreement`) with the
-    template's SQL deciding a word one side only states (:func:`ctxtool.runtime.verify.grounded_ops`);
-    an everyday word a value search took for a value ("higher than 42000") still says its operator,
-    and "don't" is the "not" of the other side."""
-    tpl = cand.template
-    phrasing = tpl.phrasings[cand.phrasing] if tpl.phrasings else None
-    t_ops = {t for t in (phrasing.tokens if phrasing else tpl.token_set) if t.startswith("__")}
-    q_ops = {t for t in q_set if t.startswith("__")}
-    if any(e.literal is None and e.text == e.text.lower() for e in entities):
-        kept = list(question)
-        for e in entities:
-            if e.literal is not None or e.text != e.text.lower():
-                kept[e.start : e.end] = " " * (e.end - e.start)
-        q_ops |= {t for t in content_tokens("".join(kept)) if t.startswith("__")}
-    for fu in cand.facets:
-        q_ops -= fu.explains
-    text = phrasing.text if phrasing else tpl.intent
-    if "__not" in q_ops and _NOT_ONLY.search(question):
-        # "not only A but also B" says both, and negates nothing
-        if "__not" not in content_tokens(_NOT_ONLY.sub(" ", question)):
-            q_ops.discard("__not")
-            q_ops.add("__both")
-    if ("__not" in q_ops) != ("__not" in t_ops):
-        other = text if "__not" in q_ops else question
-        if _CONTRACTED_NOT.search(other):
-            q_ops.add("__not")
-            t_ops.add("__not")
-    realized = sql_realizes(tpl.sql)
-    q_ops -= _named_measures(question, tpl.sql, q_ops, realized)
-    q_ops, t_ops = grounded_ops(q_ops, t_ops, realized)
-    return operator_agreement(q_ops, t_ops)
-
-
-def _reground(question: str, entities: list[Any], c: Any, q_set: set[str]) -> None:
-    """Replace the matcher's operator factor by the grounded one (the score moves with it)."""
-    old = c.factors.get("operators")
-    if old is None or old <= 0:
-        return
-    new, clashes = grounded_operators(question, entities, c, q_set)
-    if abs(new - old) < 1e-9:
-        return
-    ratio = new / old
-    c.factors["operators"] = round(new, 4)
-    c.score = round(min(c.score * ratio, 1.0), 4)
-    c.evidence = round(min(c.evidence * ratio, 1.0), 4)
-    c.checks = round(min(c.checks * ratio, 1.0), 4)
-    c.reasons = [r for r in c.reasons if not r.startswith(_OPERATOR_REASON)]
-    if clashes:
-        c.reasons.insert(0, _OPERATOR_REASON + ", ".join(clashes))
-
-
 def review(
     question: str,
     entities: list[Any],
@@ -770,7 +667,7 @@ def review(
         # words the SQL's constructs explain ("different", "for each", "sorted"): before the checks,
         # which it needs passed (ctxtool.runtime.alignment)
         realign(c, q_tokens, matcher, question)
-        _reground(question, entities, c, q_set)
+        regrounded(question, entities, c, q_set)
         found = named_disagreements(question, entities, c, q_set, dialect, vocabulary, entity_words)
         if not found:
             continue
