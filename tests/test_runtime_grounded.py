@@ -1,14 +1,14 @@
-"""Operator words decided by the template's SQL (ctxtool.runtime.verify.grounded_ops): a word only
+"""Operator words decided by the template's SQL (ctxtool.runtime.grounding): a word only
 one side states counts against a candidate only when the SQL computes what the word says (or the
 question asks for something the SQL does not compute). Our own small templates, no database."""
 
 from __future__ import annotations
 
 from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.grounding import grounded_operators, grounded_ops, sql_realizes
 from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.sqlverify import grounded_operators
 from ctxtool.runtime.text import content_tokens
-from ctxtool.runtime.verify import grounded_ops, operator_agreement, sql_realizes
+from ctxtool.runtime.verify import operator_agreement
 
 
 def ops(text: str) -> set[str]:
@@ -117,7 +117,7 @@ def test_two_things_asked_one_column_returned():
 
 
 def test_a_measure_word_that_names_a_column():
-    from ctxtool.runtime.sqlverify import _named_measures
+    from ctxtool.runtime.grounding import _named_measures
 
     sql = "SELECT sailor_phone FROM sailor WHERE club = $1"
     q = "What is the phone number of the sailors of club X?"

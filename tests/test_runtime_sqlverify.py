@@ -11,10 +11,10 @@ import pytest
 from ctxtool.runtime import Runtime
 from ctxtool.runtime.bind import Entity, own_table_value
 from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.conditions import _read_alike
 from ctxtool.runtime.linking import LinkedValue
 from ctxtool.runtime.matching import Candidate
 from ctxtool.runtime.sqlverify import (
-    _read_alike,
     both_values_one_slot,
     counted_words,
     name_words,

@@ -10,9 +10,6 @@ evidence against; words of the same direction ("more than" / "at least") agree.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 # canonical token -> (axis, direction)
 _AXES: dict[str, tuple[str, int]] = {
     "__max": ("extreme", 1),
@@ -36,8 +33,6 @@ _AXES: dict[str, tuple[str, int]] = {
     "__recency": ("recency", 0),  # an end of a date, direction unknown (only as grounded_ops adds it)
     "__timed": ("time", 0),  # a point in time compared, direction unknown (idem)
 }
-# the token of no known direction on each axis a SQL construct realizes (grounded_ops)
-_NEUTRAL = {"extreme": "__superlative", "compare": "__comparative", "recency": "__recency", "time": "__timed"}
 _AGGREGATES = frozenset({"__count", "__avg", "__sum"})
 
 OPPOSITE = 0.3  # most vs fewest: another question
@@ -97,79 +92,3 @@ def operator_agreement(question_ops: set[str], template_ops: set[str]) -> tuple[
                 factor *= AGGREGATE_UNSAID ** len(alone)
                 found.append(f"{'/'.join(sorted(map(_label, alone)))} asked by the {side} only")
     return factor, found
-
-
-# -- what the SQL computes decides a word only one side states -------------------------------------
-# axes one SQL construct realizes: an ORDER BY (with a LIMIT, or MIN/MAX) puts an end first, whether
-# the words say "the highest", "the youngest" or "the first"; a comparison operator compares a number
-# or a date
-_FAMILY = {"extreme": "end", "recency": "end", "compare": "range", "time": "range"}
-_STRINGS = re.compile(r"'(?:[^']|'')*'")
-_ORDERED = re.compile(r"\border\s+by\b", re.I)
-_LIMITED = re.compile(r"\blimit\s+(?:\d+|\$\d+|%s|\?)", re.I)
-_MIN_MAX = re.compile(r"\b(?:min|max)\s*\(", re.I)
-_COMPARE = re.compile(r"(?<![<>!=])(?:<=|>=|<|>)(?![<>=])|\bbetween\b", re.I)
-_NEGATES = re.compile(r"\bnot\b|\bexcept\b|!=|<>", re.I)
-_CALLS = {
-    "__count": re.compile(r"\bcount\s*\(", re.I),
-    "__sum": re.compile(r"\bsum\s*\(", re.I),
-    "__avg": re.compile(r"\bavg\s*\(", re.I),
-}
-
-
-@lru_cache(maxsize=20_000)
-def sql_realizes(sql: str) -> frozenset[str]:
-    """The operator axes and aggregates a query computes (``end``, ``range``, ``negation``,
-    ``__count``, ``__sum``, ``__avg``): the SQL, not the wording, says what a query does."""
-    bare = _STRINGS.sub("''", sql)
-    out: set[str] = set()
-    if _ORDERED.search(bare) or _MIN_MAX.search(bare):
-        out.add("end")
-    if (_ORDERED.search(bare) and _LIMITED.search(bare)) or _MIN_MAX.search(bare):
-        out.add("one end")  # an ORDER BY alone lists every row: no "the latest" one
-    if _COMPARE.search(bare):
-        out.add("range")
-    if _NEGATES.search(bare):
-        out.add("negation")
-    out |= {tok for tok, call in _CALLS.items() if call.search(bare)}
-    return frozenset(out)
-
-
-def grounded_ops(
-    question_ops: set[str],
-    template_ops: set[str],
-    realized: frozenset[str],
-) -> tuple[set[str], set[str]]:
-    """The operator words of both sides as the template's SQL reads them.
-
-    A word of the template's wording that its SQL does not compute is no operator of it ("the phone
-    number of", "the first name", "the policy under code X" compute no count, no end, no comparison);
-    a word only the question states is answered when the SQL computes it in the wording's own terms
-    ("aged 25 or older" is ``age >= 25``; "the youngest" is an ORDER BY ... LIMIT however it is said)."""
-
-    def kept(tok: str) -> bool:
-        if tok in _CALLS:
-            return tok in realized
-        axis = _AXES.get(tok, ("", 0))[0]
-        return _FAMILY.get(axis) in realized if axis in _FAMILY else True
-
-    q_axes = {_AXES[t][0] for t in question_ops if t in _AXES}
-    # "the last names" against "the first names": words on one axis both sides state still differ
-    t_ops = {t for t in template_ops if kept(t) or t in question_ops or _AXES.get(t, ("", 0))[0] in q_axes}
-    q_ops = set(question_ops)
-    q_families = {_FAMILY[_AXES[t][0]] for t in q_ops if t in _AXES and _AXES[t][0] in _FAMILY}
-    for tok in question_ops - t_ops:
-        if tok in _CALLS and tok in realized and not (template_ops & set(_CALLS)) - {tok}:
-            t_ops.add(tok)  # "how many" said in other words ("the number of", "count")
-            continue
-        axis = _AXES.get(tok, ("", 0))[0]
-        fam = _FAMILY.get(axis)
-        wanted = "one end" if fam == "end" else fam
-        if fam and wanted in realized and not any(_AXES.get(t, ("", 0))[0] == axis for t in t_ops):
-            t_ops.add(_NEUTRAL[axis])  # said in words the canonical tokens do not know
-    for tok in list(t_ops - question_ops):
-        axis = _AXES.get(tok, ("", 0))[0]
-        fam = _FAMILY.get(axis)
-        if fam and fam in q_families and not any(_AXES.get(q, ("", 0))[0] == axis for q in q_ops):
-            q_ops.add(_NEUTRAL[axis])  # "the youngest" against "the smallest age": one end, two axes
-    return q_ops, t_ops

@@ -1,0 +1,99 @@
+"""Alignment: the question's words that the template's SQL explains when its wording does not.
+
+The word score (:mod:`ctxtool.runtime.matching`) counts a question word as explained when the
+template's wording, a bound value or a returned column says it. People ask in other words than the
+template's author wrote: "the *different* buildings" of a ``SELECT DISTINCT``, "for *each* game" of a
+``GROUP BY`` game, "*sorted* by" of an ``ORDER BY``. Such a word is explained by what the SQL
+computes, so a paraphrase is not held against its own template for saying what the SQL does.
+
+Only a candidate no check spoke against is realigned: measured on the Spider train kit
+(``bench/spider.py``), the realignment answers 17 more covered questions for one wrong answer more
+(even databases +11 / 0, odd +6 / +1); explaining question words by the SQL's operators, the words
+of its columns, or "which" / "when" as well answered more, but with a wrong answer more for every
+five or six, and every candidate realigned (not only the clean ones) twice as many wrong answers.
+Nothing here knows a database: the words come from the SQL's constructs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ctxtool.runtime.text import content_tokens
+
+_DISTINCT = re.compile(r"\bselect\s+distinct\b", re.I)  # not COUNT(DISTINCT x): the counted-thing check
+_ORDER_BY = re.compile(r"\border\s+by\b", re.I)
+_GROUP_BY = re.compile(r"\bgroup\s+by\s+([\w.\"]+(?:\s*,\s*[\w.\"]+)*)", re.I)
+_EACH = re.compile(r"\b(?:each|every|per)\s+(?:of\s+the\s+)?([a-z][\w-]*)", re.I)
+_ALIASES = re.compile(r"\b(?:from|join)\s+(\w+)(?:\s+as)?\s+(\w+)", re.I)
+_STRINGS = re.compile(r"'(?:[^']|'')*'")
+
+
+def _words(identifier: str) -> set[str]:
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", identifier).replace("_", " ")
+    return set(content_tokens(spaced))
+
+
+def groups_what_is_asked(question: str, sql: str) -> bool:
+    """Whether the SQL's GROUP BY columns are what "for each X" names (the column's or its table's
+    words meet X): a GROUP BY of another thing does not explain "each"."""
+    m = _GROUP_BY.search(sql)
+    asked = [set(content_tokens(w)) for w in _EACH.findall(question)]
+    if m is None or not asked:
+        return False
+    aliases = {a.lower(): t for t, a in _ALIASES.findall(sql)}
+    words: set[str] = set()
+    for col in m.group(1).split(","):
+        col = col.strip().strip('"')
+        words |= _words(col.split(".")[-1])
+        if "." in col:
+            words |= _words(aliases.get(col.split(".")[0].lower(), col.split(".")[0]))
+    return any(a & words for a in asked)
+
+
+def sql_words(question: str, sql: str) -> set[str]:
+    """The canonical tokens of the question that the SQL's constructs account for."""
+    bare = _STRINGS.sub("''", sql)
+    out: set[str] = set()
+    if _DISTINCT.search(bare):
+        out.add("__distinct")
+    if _ORDER_BY.search(bare):
+        out |= {"__order", "__asc", "__desc"}
+    if groups_what_is_asked(question, bare):
+        out.add("__each")
+    return out
+
+
+def _lexical(q_cov: float, t_cov: float) -> float:
+    # the word score's weighted harmonic mean (ctxtool.runtime.matching)
+    return 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
+
+
+def realign(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
+    """Count the question words the candidate's SQL explains (:func:`sql_words`) as explained, for a
+    candidate every check passed: its word score, and its evidence with it, rise as if the wording
+    had said them."""
+    if matcher is None or getattr(matcher, "calibrated", False) or not cand.unexplained:
+        return
+    if cand.checks < 0.999:
+        return
+    extra = sql_words(question, cand.template.sql)
+    still = [t for t in cand.unexplained if t not in extra]
+    if len(still) == len(cand.unexplained):
+        return
+    index = matcher.index
+    w_q = index.weight(q_tokens)
+    if w_q <= 0 or cand.evidence <= 0:
+        return
+    q_cov = max(0.0, (w_q - index.weight(still)) / w_q)
+    before = matcher.combine(cand.similarity, _lexical(cand.q_cov, cand.t_cov))
+    lexical = _lexical(q_cov, cand.t_cov)
+    after = matcher.combine(cand.similarity, lexical)
+    if before <= 0 or after <= before:
+        return
+    ratio = after / before
+    cand.evidence = round(min(cand.evidence * ratio, 1.0), 4)
+    cand.score = round(min(cand.score * ratio, 1.0), 4)
+    cand.lexical = round(max(cand.lexical, lexical), 4)
+    cand.q_cov = round(q_cov, 3)
+    cand.unexplained = still

@@ -1,0 +1,340 @@
+"""The shape of the answer a candidate's SQL returns, against what the question asks for.
+
+What comes back, not which rows: a count or the rows themselves, one number or one per group, the
+columns (and how many) a question asks for, whose names or ids, what a ``COUNT(DISTINCT ...)``
+counts. Apart from :mod:`ctxtool.runtime.conditions` (which rows: values, operators, polarity) because
+these checks read the outer SELECT and the column names, not the WHERE; both are run by
+:func:`ctxtool.runtime.sqlverify.review`. The words come from the schema's names and general English.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from ctxtool.runtime.text import content_tokens
+
+# generic words of a column name: what remains says what the column holds
+_GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
+_NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
+_COUNT_PHRASE = re.compile(
+    r"\b(?:how\s+many|(?:total\s+)?number\s+of|count\s+of|count(?:\s+the)?(?:\s+number\s+of)?)\s+"
+    r"(?:the\s+|all\s+(?:the\s+)?)?(?:different\s+|distinct\s+|unique\s+|kinds?\s+of\s+|types?\s+of\s+)?"
+    r"([a-z][\w-]*)(?:\s+([a-z][\w-]*))?",
+    re.I,
+)
+_COUNT_DISTINCT = re.compile(r"\bcount\s*\(\s*distinct\s+(?:\w+\.)?\"?(\w+)\"?\s*\)", re.I)
+
+
+@lru_cache(maxsize=20_000)
+def name_words(name: str) -> list[str]:
+    """The content words of an identifier (``destroyed_by_employee_id`` -> destroy, employee, id;
+    ``roomName`` -> room, name; ``stuid`` -> stu, id)."""
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.split(".")[-1]).replace("_", " ")
+    out: list[str] = []
+    for w in content_tokens(spaced):
+        if len(w) > 4 and w.endswith("id") and w not in ("paid", "valid", "liquid"):
+            out += [w[:-2], "id"]  # "stuid", "custid": a key written in one word
+        else:
+            out.append(w)
+    return out
+
+
+def _words_meet(said: set[str], words: set[str]) -> bool:
+    """A word of ``said`` is one of ``words``, or one is the other's abbreviation (stu / student)."""
+    for a in said:
+        for b in words:
+            if a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a))):
+                return True
+    return False
+
+
+@lru_cache(maxsize=20_000)
+def counted_words(text: str) -> set[str] | None:
+    """What "how many X" / "the number of distinct X" counts: the content words of X (None when the
+    text counts nothing)."""
+    m = _COUNT_PHRASE.search(text)
+    if m is None:
+        return None
+    words = {t for g in m.groups() if g for t in content_tokens(g) if not t.startswith("__")}
+    return words or None
+
+
+def _counted_column_words(tpl: Any) -> set[str] | None:
+    return _counted_words_of(tpl.sql, tuple(sorted(tpl.tables)))
+
+
+@lru_cache(maxsize=20_000)
+def _counted_words_of(sql: str, tables: tuple[str, ...]) -> set[str] | None:
+    """The words naming what the template's ``COUNT(DISTINCT col)`` counts: the column's own words
+    without the generic ones, or its table's words when the column is only a key or a name."""
+    m = _COUNT_DISTINCT.search(sql)
+    if m is None:
+        return None
+    col = m.group(1).lower()
+    own = set(name_words(col)) - _GENERIC
+    if own:
+        return own
+    words: set[str] = set()
+    for t in tables:
+        words |= set(name_words(t))
+    return words or None
+
+
+def counted_thing(question: str, tpl: Any) -> str | None:
+    """A reason when the template counts distinct values of a column that is not what the question
+    counts ("How many accounts?" against ``COUNT(DISTINCT customer_id)``). Applies only when the
+    template's own wording counts what its column names (so a cryptic column decides nothing)."""
+    col_words = _counted_column_words(tpl)
+    if not col_words:
+        return None
+    asked = counted_words(question)
+    if not asked:
+        return None
+    own = [w for w in (counted_words(p.text) for p in tpl.phrasings) if w]
+    if not own or not any(_words_meet(w, col_words) for w in own):
+        return None
+    if _words_meet(asked, col_words) or any(asked <= w for w in own):
+        return None
+    return f"the question counts {'/'.join(sorted(asked))}, the template counts distinct {'/'.join(sorted(col_words))}"
+
+
+def unasked_columns(q_tokens: set[str], cand: Any, entities: list[Any]) -> list[str]:
+    """The columns the template returns that its own wording names and the question does not
+    ("the names of wines" against "the names and scores of wines"): an answer with more columns than
+    asked is another answer."""
+    tpl = cand.template
+    wording: set[str] = set()
+    for p in tpl.phrasings:
+        wording |= set(p.tokens)
+    slot_cols = {s.column.split(".")[-1] for s in tpl.slots if s.column}
+    said = set(q_tokens)
+    for i, _ in cand.bindings.values():
+        said |= entities[i].descriptors
+    out = []
+    for col in sorted(tpl.reads.projected):
+        name = col.split(".")[-1]
+        if name in slot_cols:
+            continue
+        all_words = set(name_words(name))
+        # "project_details" of table projects holds details: the table's words say nothing
+        words = all_words - _GENERIC - (set(name_words(col.split(".")[0])) if "." in col else set())
+        if not words or not (words & wording):
+            continue  # a cryptic column, or one the template's wording does not name either
+        if all_words & _GENERIC & said or (all_words & _NAMES and said & _NAMES):
+            continue  # "the ids", "the full names": asked by the kind of column
+        if not _words_meet(said, words):
+            out.append(name)
+    return out
+
+
+_ASKED = re.compile(
+    r"(?:\b([a-z]+)\s+)?\b(names?|ids?|titles?)\s+(?:of|for)\s+"
+    r"(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+|any\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})",
+    re.I,
+)
+_NOT_A_THING = frozenset(
+    {"the", "all", "first", "last", "full", "their", "its", "his", "her", "and", "distinct"}
+)
+_KIND = {"name": "name", "names": "name", "title": "name", "titles": "name", "id": "id", "ids": "id"}
+
+
+def _column_kind(col: str) -> str | None:
+    words = set(name_words(col.split(".")[-1]))
+    if "id" in words:
+        return "id"
+    if words & _NAMES:
+        return "name"
+    return None
+
+
+_IDS = re.compile(r"\bids\b", re.I)
+_NAMED = re.compile(r"\b(?:names?|titles?)\b", re.I)
+
+
+@lru_cache(maxsize=20_000)
+def _asked(text: str) -> tuple[str, set[str]] | None:
+    """What a text asks for: ("name" | "id", the words of the thing) of "the names of X" (up to
+    three words after "of") or "the X name of ..." (the word before)."""
+    m = _ASKED.search(text)
+    if m is None:
+        return None
+    before = m.group(1)
+    words = before if before and before.lower() not in _NOT_A_THING else m.group(3)
+    thing = {t for t in content_tokens(words) if not t.startswith("__")}
+    return (_KIND[m.group(2).lower()], thing) if thing else None
+
+
+def asked_entity(question: str, cand: Any, entity_words: set[str]) -> str | None:
+    """A reason when the question asks for the names (ids, titles) of one thing and the template's
+    wording for those of another that its SQL reads ("the names of projects" against "the names of
+    scientists who ..."), or when it asks for ids and the template returns names only (or the
+    reverse). The thing must be one of the set's tables, so a word of no table decides nothing."""
+    asked = _asked(question)
+    tpl = cand.template
+    if asked is None and _IDS.search(question) and not _NAMED.search(question):
+        asked = ("id", set())  # "... List the customer ids."
+    if asked is None or not tpl.reads.projected:
+        return None
+    kind, of = asked
+    kinds = {_column_kind(c) for c in tpl.reads.projected}
+    if kind not in kinds:
+        other = kinds - {None}
+        if other and not re.search(
+            r"\b(?:names?|titles?)\b" if kind == "id" else r"\bids?\b", question, re.I
+        ):
+            return f"the question asks for the {kind}s, the template returns {'/'.join(sorted(other))}s"  # type: ignore[arg-type]
+        return None
+    if not of & entity_words:
+        return None
+    read: set[str] = set()
+    for t in tpl.tables:
+        read |= set(name_words(t))
+    for p in tpl.phrasings:
+        own = _asked(p.text)
+        if own is None or own[0] != kind:
+            continue
+        if _words_meet(of, own[1]):
+            return None
+        if of & read and not own[1] & read:
+            return None  # the template's thing is none of its tables: "the names of people who ..."
+    if not any(_asked(p.text) for p in tpl.phrasings):
+        return None
+    return f"the question asks for the {kind}s of {'/'.join(sorted(of))}, the template for those of another"
+
+
+_ONE_COUNT = re.compile(
+    r"^\s*(?:(?:please\s+)?(?:tell\s+me\s+|show\s+|give\s+|find\s+|return\s+|list\s+|report\s+)?"
+    r"(?:what\s+is\s+|what's\s+)?(?:the\s+)?(?:total\s+)?(?:how\s+many|number\s+of|count\b))",
+    re.I,
+)
+
+
+# "each" and "every" read on the question as written: a value search may have taken them for a value
+_GROUPING = re.compile(
+    r"\b(?:by|each|every|per)\b|\b(?:for|in|across|among)\s+(?:the\s+)?(?:different|various|respective)\b",
+    re.I,
+)
+
+
+def one_number(question: str, q_tokens: set[str], tpl: Any) -> str | None:
+    """A reason when the question asks for one number ("How many distinct countries are there?") and
+    the template returns one count per group (``SELECT country, COUNT(*) ... GROUP BY country``)."""
+    if not tpl.reads.grouped or tpl.reads.value_only or not tpl.reads.projected:
+        return None
+    if "__each" in q_tokens or _GROUPING.search(question):
+        return None
+    if q_tokens & {"__max", "__min", "__superlative", "__gt", "__gte", "__lt", "__lte", "__comparative"}:
+        return None
+    sql = tpl.sql.lower()
+    if not _ONE_COUNT.search(question) or "count(" not in sql.replace(" ", "") or " limit " in f" {sql} ":
+        return None
+    if re.search(r"\bhaving\b", sql):
+        return None
+    return "the question asks for one number, the template returns one per group"
+
+
+def extra_measure(question: str, q_tokens: set[str], tpl: Any) -> str | None:
+    """A reason when the question asks for a count besides the measure the template computes ("How
+    many students live in each city and what are their average ages?" against the average alone);
+    "the average number of X" is one measure, not two."""
+    t_ops = tpl.token_set
+    if "__count" not in q_tokens or "__count" in t_ops or not (t_ops & {"__avg", "__sum"}):
+        return None
+    if q_tokens & {"__max", "__min", "__superlative"}:
+        return None
+    if re.search(r"\b(?:average|mean|total|sum|avg)\s+(?:the\s+)?number\s+of\b", question, re.I):
+        return None
+    if not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", question, re.I):
+        return None
+    return "the question asks for a count the template does not compute"
+
+
+# asking for a count, said plainly ("how many", "count the", "the number of"); not "the room count"
+_ASKS_COUNT = re.compile(
+    r"\bhow\s+many\b|^\s*count\b|\bcount\s+(?:the|of|all|how)\b|\b(?:the|total)\s+number\s+of\b", re.I
+)
+# words of a column that labels rows, never one that holds a count (as stemmed by name_words)
+_LABEL_WORDS = frozenset(
+    w for label in ("name", "title", "id", "code", "type", "description") for w in name_words(label)
+)
+_AGGREGATE_CALL = re.compile(r"\b(?:count|sum|avg|min|max)\s*\(", re.I)
+
+
+def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "") -> str | None:
+    """A reason when one side counts and the other does not: "how many X" answered by the X
+    themselves (no aggregate in the SQL, no returned column that holds the count of X, as a
+    ``faculty`` column holds the number of faculty, and no "how many" in the template's own words
+    either), or "what are the X" answered by one count."""
+    sql = tpl.sql
+    if _ASKS_COUNT.search(question) and not _AGGREGATE_CALL.search(sql):
+        if _ASKS_COUNT.search(phrasing):
+            return None  # its author says this column is the count ("How many inhabitants ...": A4)
+        said = counted_words(question)
+        held = {
+            w
+            for col in tpl.reads.projected
+            if not _LABEL_WORDS & set(words := name_words(col))
+            for w in words
+        }
+        if said and _words_meet(said, held):
+            return None
+        return "the question asks how many, the template returns rows"
+    if "__count" in q_tokens or _ASKS_COUNT.search(question):
+        return None
+    if not tpl.reads.value_only or tpl.reads.projected:
+        return None
+    outer = re.split(r"\bfrom\b", sql, maxsplit=1, flags=re.I)[0]
+    calls = re.findall(r"\b(count|sum|avg|min|max)\s*\(", outer, re.I)
+    if calls and all(c.lower() == "count" for c in calls):
+        return "the template counts, the question asks for the rows"
+    return None
+
+
+# what a question asks for comes first ("What are the X and their Y ..."), before the words that
+# say of which rows (a relative word, a preposition, a verb)
+_ASK_HEAD = re.compile(
+    r"^\s*(?:what\s+(?:are|is|were|was)|which|show|list|find|give(?:\s+me)?|return|tell\s+me|report|display"
+    r"|get)\b\s*(?:the\s+|all\s+(?:the\s+)?|me\s+)?",
+    re.I,
+)
+_ASK_END = re.compile(
+    r"\b(?:who|that|which|whose|where|whom|when|with|in|from|for|by|of|on|at|than|to|under|over|if|are|is"
+    r"|was|were|has|have|do|does|did|ordered|sorted|order|sort)\b",
+    re.I,
+)
+_TWO_ASKED = re.compile(r"\b([a-z]\w+)\s*(?:,|\band\b)\s*(?:their\s+|its\s+|the\s+|also\s+)?([a-z]\w+)", re.I)
+_OUTER_SELECT = re.compile(r"\s*select\s+(?:distinct\s+)?(.*?)\s+from\b", re.I | re.S)
+_AGGREGATE_FIRST = re.compile(r"\s*(?:count|sum|avg|min|max)\s*\(", re.I)
+
+
+def _outer_columns(sql: str) -> int | None:
+    """How many expressions the outermost SELECT returns (None: ``*`` or unreadable)."""
+    m = _OUTER_SELECT.match(sql)
+    if m is None or m.group(1).strip() == "*":
+        return None
+    depth, n = 0, 1
+    for ch in m.group(1):
+        depth += ch == "("
+        depth -= ch == ")"
+        n += ch == "," and depth == 0
+    return n
+
+
+def asks_for_two(question: str, tpl: Any) -> str | None:
+    """A reason when the question asks for two things ("the allergies and their types", "the names
+    and ages of ...") and the template returns one column that is no aggregate: one of them would be
+    missing from the answer."""
+    head = _ASK_HEAD.match(question)
+    if head is None:
+        return None
+    rest = question[head.end() :]
+    end = _ASK_END.search(rest)
+    pair = _TWO_ASKED.search(rest[: end.start()] if end else rest)
+    if pair is None or _outer_columns(tpl.sql) != 1:
+        return None
+    m = _OUTER_SELECT.match(tpl.sql)
+    if m is None or _AGGREGATE_FIRST.match(m.group(1)):
+        return None
+    return f"the question asks for {pair.group(1)} and {pair.group(2)}, the template returns one column"
