@@ -41,6 +41,21 @@ def full_names(text: str) -> str:
     return _FIRST_LAST.sub(say, text)
 
 
+_MEASURED = re.compile(
+    r"^(?:Count|Number|Total|Average|Overall|Highest|Lowest|Maximum|Minimum|Latest|Earliest|First \d+ rows|The )\b"
+)
+
+
+def listing(phrase: str) -> str:
+    """ "Name and age of members" -> "List the name and age of members": a list asked for as people
+    ask for one (the question says "What are ..."); counts and measures stay as they are."""
+    if not phrase or _MEASURED.match(phrase):
+        return phrase
+    first = phrase.split(" ", 1)[0]
+    keep = len(first) > 1 and first.isupper()  # "ID of ...", "IATA code of ..."
+    return "List the " + (phrase if keep else phrase[:1].lower() + phrase[1:])
+
+
 class Describer(Conditions, Select):
     def __init__(self, model: Model) -> None:
         self.m = model
@@ -68,7 +83,7 @@ class Describer(Conditions, Select):
         phrase = full_names(self.describe(sql))
         if phrase.startswith("Distinct "):  # people rarely say it: the question keeps "different"
             phrase = phrase[9:10].upper() + phrase[10:]
-        return self.question(sql), phrase
+        return self.question(sql), listing(phrase)
 
     def describe(self, sql: str) -> str:
         tree = parse(sql, self.m.dialect)

@@ -270,7 +270,20 @@ class Conditions:
                     # a column that counts things: "the average number of horses", "maximum number of"
                     word = {"Highest": "Maximum", "Lowest": "Minimum"}.get(word, word)
                     label = "number of " + label
+                elif (
+                    self._question
+                    and word == "Total"
+                    and col is not None
+                    and col.category == "number"
+                    and "number" not in label.lower().split()
+                    and counts_things((label[6:] if label.lower().startswith("total ") else label).split()[0])
+                ):
+                    # a sum of things counted ("games played", "hours"): "the total number of games
+                    # played", as questions say it (the phrase keeps "total games played")
+                    label = "number of " + (label[6:] if label.lower().startswith("total ") else label)
                 owner = col.table.names.plural if col is not None else subject
+                if word == "Total" and label.lower().startswith("total "):
+                    return f"{label[:1].upper()}{label[1:]} of {owner}"  # no "total total points"
                 return f"{word} {label} of {owner}"
         return None
 
