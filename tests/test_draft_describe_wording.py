@@ -37,6 +37,9 @@ def clubs(_pg15_admin):
             " FROM generate_series(1, 60) i;"
             "INSERT INTO rating SELECT i, 1 + i % 60, i % 5, i % 7 FROM generate_series(1, 90) i;"
             "INSERT INTO venue SELECT i, i, i, DATE '2020-01-01' + i FROM generate_series(1, 12) i;"
+            "CREATE TABLE booking (booking_id int PRIMARY KEY, member_id int REFERENCES member, starts text);"
+            "INSERT INTO booking SELECT i, i, '2024-03-' || lpad((1 + i % 28)::text, 2, '0') || ' 10:00'"
+            " FROM generate_series(1, 30) i;"
             "CREATE TABLE garden_plot (plot_id int PRIMARY KEY, gname text UNIQUE, gtype text, price int);"
             "CREATE TABLE visit (visit_id int PRIMARY KEY, gname text REFERENCES garden_plot (gname));"
             "INSERT INTO garden_plot SELECT i, 'Plot ' || i, 'T' || i % 3, i FROM generate_series(1, 9) i;"
@@ -145,3 +148,12 @@ def test_a_sum_of_things_counted_is_a_total_number_in_the_question(clubs):
     assert phrase == "Total hours spent of ratings"
     # a sum of an amount stays a total
     assert clubs.question("SELECT SUM(price) FROM garden_plot") == "What is the total price of garden plots?"
+
+
+@pytest.mark.postgres
+def test_a_text_column_of_dates_is_ordered_and_compared_as_time(clubs):
+    assert clubs.question("SELECT booking_id FROM booking ORDER BY starts DESC LIMIT 1") == (
+        "What is the booking ID of the booking with the latest starts?"
+    )
+    assert "starts after '2024-03-05'" in clubs("SELECT booking_id FROM booking WHERE starts > '2024-03-05'")
+    assert "Latest starts" in clubs("SELECT MAX(starts) FROM booking")

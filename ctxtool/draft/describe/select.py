@@ -9,7 +9,7 @@ from sqlglot import exp
 
 from ctxtool.dialects import positional_style
 from ctxtool.draft.describe.conditions import other_end
-from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
     _article,
@@ -220,7 +220,7 @@ class Select:
             if col is not None:
                 order_tables.add(col.table)
             if col is not None and not order_words:
-                extreme = ("latest " if desc else "earliest ") if col.category == "date" else ""
+                extreme = ("latest " if desc else "earliest ") if dated(col) else ""
                 extreme = extreme or ("highest " if desc else "lowest ")
                 order_words = extreme + self.label(scope, col, o.this)
 
