@@ -157,3 +157,13 @@ def test_a_text_column_of_dates_is_ordered_and_compared_as_time(clubs):
     )
     assert "starts after '2024-03-05'" in clubs("SELECT booking_id FROM booking WHERE starts > '2024-03-05'")
     assert "Latest starts" in clubs("SELECT MAX(starts) FROM booking")
+
+
+@pytest.mark.postgres
+def test_the_phrase_of_counts_per_group_names_the_groups_and_their_number(clubs):
+    question, phrase = clubs.wordings("SELECT club_id, COUNT(*) FROM member GROUP BY club_id")
+    assert question.startswith("How many members are there for each")
+    assert phrase.startswith("List the ") and phrase.endswith(" and number of members")
+    # a HAVING stays with its groups
+    _, phrase = clubs.wordings("SELECT club_id, COUNT(*) FROM member GROUP BY club_id HAVING COUNT(*) > 2")
+    assert " and number of members" not in phrase
