@@ -128,10 +128,13 @@ def test_a_one_letter_prefix_for_the_table_is_not_said(clubs):
 
 
 @pytest.mark.postgres
-def test_the_phrase_of_a_distinct_list_does_not_say_distinct(clubs):
+def test_the_column_ordered_by_is_said_when_it_is_returned(clubs):
+    # "the first name and age of the oldest member" is not "the first name of the oldest member"
+    sql = "SELECT first_name, age FROM member ORDER BY age DESC LIMIT 1"
+    assert clubs.question(sql) == "What is the first name and age of the oldest member?"
     question, phrase = clubs.wordings("SELECT DISTINCT age FROM member")
     assert question == "What are the different ages of members?"
-    assert phrase == "List the age of members"
+    assert phrase == "List the distinct age of members"  # a list with duplicates is another template
 
 
 def test_a_list_phrase_is_asked_as_a_list_and_measures_stay():

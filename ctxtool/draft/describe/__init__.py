@@ -86,8 +86,6 @@ class Describer(Conditions, Select):
     def wordings(self, sql: str) -> tuple[str, str]:
         """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
         phrase = full_names(self.describe(sql))
-        if phrase.startswith("Distinct "):  # people rarely say it: the question keeps "different"
-            phrase = phrase[9:10].upper() + phrase[10:]
         return self.question(sql), listing(self._per_group(sql, phrase))
 
     def _per_group(self, sql: str, phrase: str) -> str:

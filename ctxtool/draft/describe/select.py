@@ -252,7 +252,11 @@ class Select:
         elif n and order_words and not late_top:
             most = _most(order_words)
             one = main.names.singular if main else "row"
-            shown = [p for p in plain if p not in order_words or p in group_labels]
+            shown = [
+                p
+                for p in plain
+                if p not in order_words or p in group_labels or (not group_labels and n == "1")
+            ]
             if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
                 head = f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
             elif n == "1":
@@ -467,7 +471,11 @@ class Select:
             return f"Which {_and_list(many)} have {op} {value} {counted or subject}", tail
         if n and order_words and not late_top:
             most = _most(order_words)
-            shown = [p for p in plain if p not in order_words or p in group_labels]
+            shown = [
+                p
+                for p in plain
+                if p not in order_words or p in group_labels or (not group_labels and n == "1")
+            ]
             shown_many = [m for p, m in zip(plain, many, strict=True) if p in shown]
             adjective = AGE_SUPERLATIVE.get(order_words) if not group_labels else None
             if adjective:  # "the oldest singer", "the 3 youngest singers"
