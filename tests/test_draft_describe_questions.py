@@ -160,7 +160,7 @@ def test_joins_written_in_the_query_name_the_relationship(keyless):
 def test_the_question_says_not_and_the_order_as_people_do(describer):
     question, phrase = describer.wordings("SELECT amount FROM loan WHERE status <> 'A' ORDER BY amount")
     assert question == "What are the amounts of loans whose status is not 'A', in ascending order of amount?"
-    assert phrase == "Amount of loans with status other than 'A', ordered by amount"
+    assert phrase == "List the amount of loans with status other than 'A', ordered by amount"
 
 
 @pytest.mark.postgres

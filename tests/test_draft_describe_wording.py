@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.connectors import connect
-from ctxtool.draft.describe import Describer, full_names
+from ctxtool.draft.describe import Describer, full_names, listing
 from ctxtool.draft.model import Model
 from ctxtool.snapshot import build
 
@@ -28,14 +28,18 @@ def clubs(_pg15_admin):
             "CREATE TABLE club (club_id int PRIMARY KEY, club_name text, founded_year int, season int);"
             "CREATE TABLE member (member_id int PRIMARY KEY, first_name text, last_name text, age int,"
             " club_id int REFERENCES club);"
-            "CREATE TABLE rating (rating_id int PRIMARY KEY, member_id int REFERENCES member, stars int);"
+            "CREATE TABLE rating (rating_id int PRIMARY KEY, member_id int REFERENCES member, stars int,"
+            " hours_spent int);"
             "CREATE TABLE venue (venue_id int PRIMARY KEY, club_id int REFERENCES club,"
             " manager_id int REFERENCES member, opened date);"
             "INSERT INTO club SELECT i, 'Club ' || i, 1950 + i, 2000 + i FROM generate_series(1, 12) i;"
             "INSERT INTO member SELECT i, 'F' || i, 'L' || i, 20 + i % 30, 1 + i % 12"
             " FROM generate_series(1, 60) i;"
-            "INSERT INTO rating SELECT i, 1 + i % 60, i % 5 FROM generate_series(1, 90) i;"
+            "INSERT INTO rating SELECT i, 1 + i % 60, i % 5, i % 7 FROM generate_series(1, 90) i;"
             "INSERT INTO venue SELECT i, i, i, DATE '2020-01-01' + i FROM generate_series(1, 12) i;"
+            "CREATE TABLE booking (booking_id int PRIMARY KEY, member_id int REFERENCES member, starts text);"
+            "INSERT INTO booking SELECT i, i, '2024-03-' || lpad((1 + i % 28)::text, 2, '0') || ' 10:00'"
+            " FROM generate_series(1, 30) i;"
             "CREATE TABLE garden_plot (plot_id int PRIMARY KEY, gname text UNIQUE, gtype text, price int);"
             "CREATE TABLE visit (visit_id int PRIMARY KEY, gname text REFERENCES garden_plot (gname));"
             "INSERT INTO garden_plot SELECT i, 'Plot ' || i, 'T' || i % 3, i FROM generate_series(1, 9) i;"
@@ -85,7 +89,7 @@ def test_ages_are_said_older_younger_and_the_oldest(clubs):
 def test_first_and_last_name_are_a_full_name_in_the_phrase(clubs):
     question, phrase = clubs.wordings("SELECT first_name, last_name, age FROM member")
     assert "first name" in question and "last name" in question
-    assert phrase == "Full name and age of members"
+    assert phrase == "List the full name and age of members"
     assert full_names("Member ID, first name, last name, email and age") == (
         "Member ID, full name, email and age"
     )
@@ -124,7 +128,45 @@ def test_a_one_letter_prefix_for_the_table_is_not_said(clubs):
 
 
 @pytest.mark.postgres
-def test_the_phrase_of_a_distinct_list_does_not_say_distinct(clubs):
+def test_the_column_ordered_by_is_said_when_it_is_returned(clubs):
+    # "the first name and age of the oldest member" is not "the first name of the oldest member"
+    sql = "SELECT first_name, age FROM member ORDER BY age DESC LIMIT 1"
+    assert clubs.question(sql) == "What is the first name and age of the oldest member?"
     question, phrase = clubs.wordings("SELECT DISTINCT age FROM member")
     assert question == "What are the different ages of members?"
-    assert phrase == "Age of members"
+    assert phrase == "List the distinct age of members"  # a list with duplicates is another template
+
+
+def test_a_list_phrase_is_asked_as_a_list_and_measures_stay():
+    assert listing("Name and age of members") == "List the name and age of members"
+    assert listing("ID of members") == "List the ID of members"
+    assert listing("Count of members") == "Count of members"
+    assert listing("Total price of garden plots") == "Total price of garden plots"
+
+
+@pytest.mark.postgres
+def test_a_sum_of_things_counted_is_a_total_number_in_the_question(clubs):
+    question, phrase = clubs.wordings("SELECT SUM(hours_spent) FROM rating")
+    assert question == "What is the total number of hours spent of ratings?"
+    assert phrase == "Total hours spent of ratings"
+    # a sum of an amount stays a total
+    assert clubs.question("SELECT SUM(price) FROM garden_plot") == "What is the total price of garden plots?"
+
+
+@pytest.mark.postgres
+def test_a_text_column_of_dates_is_ordered_and_compared_as_time(clubs):
+    assert clubs.question("SELECT booking_id FROM booking ORDER BY starts DESC LIMIT 1") == (
+        "What is the booking ID of the booking with the latest starts?"
+    )
+    assert "starts after '2024-03-05'" in clubs("SELECT booking_id FROM booking WHERE starts > '2024-03-05'")
+    assert "Latest starts" in clubs("SELECT MAX(starts) FROM booking")
+
+
+@pytest.mark.postgres
+def test_the_phrase_of_counts_per_group_names_the_groups_and_their_number(clubs):
+    question, phrase = clubs.wordings("SELECT club_id, COUNT(*) FROM member GROUP BY club_id")
+    assert question.startswith("How many members are there for each")
+    assert phrase.startswith("List the ") and phrase.endswith(" and number of members")
+    # a HAVING stays with its groups
+    _, phrase = clubs.wordings("SELECT club_id, COUNT(*) FROM member GROUP BY club_id HAVING COUNT(*) > 2")
+    assert " and number of members" not in phrase

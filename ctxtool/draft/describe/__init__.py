@@ -41,6 +41,26 @@ def full_names(text: str) -> str:
     return _FIRST_LAST.sub(say, text)
 
 
+# "Count of X for each Y" with nothing after Y but conditions
+_PER_GROUP = re.compile(
+    r"^(Count|Number|Total|Average) of (.+?) for each ([\w ]+?)((?: (?:with|in|for|whose) .*)?)$"
+)
+
+_MEASURED = re.compile(
+    r"^(?:Count|Number|Total|Average|Overall|Highest|Lowest|Maximum|Minimum|Latest|Earliest|First \d+ rows|The )\b"
+)
+
+
+def listing(phrase: str) -> str:
+    """ "Name and age of members" -> "List the name and age of members": a list asked for as people
+    ask for one (the question says "What are ..."); counts and measures stay as they are."""
+    if not phrase or _MEASURED.match(phrase):
+        return phrase
+    first = phrase.split(" ", 1)[0]
+    keep = len(first) > 1 and first.isupper()  # "ID of ...", "IATA code of ..."
+    return "List the " + (phrase if keep else phrase[:1].lower() + phrase[1:])
+
+
 class Describer(Conditions, Select):
     def __init__(self, model: Model) -> None:
         self.m = model
@@ -66,9 +86,25 @@ class Describer(Conditions, Select):
     def wordings(self, sql: str) -> tuple[str, str]:
         """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
         phrase = full_names(self.describe(sql))
-        if phrase.startswith("Distinct "):  # people rarely say it: the question keeps "different"
-            phrase = phrase[9:10].upper() + phrase[10:]
-        return self.question(sql), phrase
+        return self.question(sql), listing(self._per_group(sql, phrase))
+
+    def _per_group(self, sql: str, phrase: str) -> str:
+        """ "Count of competitions for each type" -> "Type and number of competitions" when the query
+        returns its groups: people ask for the groups and their counts without saying "each"."""
+        m = _PER_GROUP.match(phrase)
+        tree = parse(sql, self.m.dialect) if m else None
+        if (
+            m is None
+            or " having " in phrase
+            or not isinstance(tree, exp.Select)
+            or tree.args.get("group") is None
+        ):
+            return phrase
+        if not any(isinstance(p, exp.Column) for p in tree.expressions) or tree.args.get("order"):
+            return phrase
+        what = {"Count": "number", "Number": "number"}.get(m.group(1), m.group(1).lower())
+        group, rest = m.group(3), m.group(4)
+        return f"{group[:1].upper()}{group[1:]} and {what} of {m.group(2)}{rest}"
 
     def describe(self, sql: str) -> str:
         tree = parse(sql, self.m.dialect)

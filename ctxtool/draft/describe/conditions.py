@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 from sqlglot import exp
 
-from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import _article, _expr_label, _join_conditions
 from ctxtool.draft.model import Column, Model, Table
 from ctxtool.runtime.text import lemma
@@ -185,6 +185,13 @@ class Conditions:
         word = {exp.GT: "above", exp.GTE: "at least", exp.LT: "below", exp.LTE: "at most"}.get(
             cls, "equal to"
         )
+        if dated(col) or (col is not None and yearly(col, label)):  # "with order date after the earliest ..."
+            word = {
+                "above": "after",
+                "below": "before",
+                "at least": "on or after",
+                "at most": "on or before",
+            }.get(word, word)
         return table, f"with {label} {word} the {head}" + (f" {conds}" if conds else "")
 
     # -- pieces -------------------------------------------------------------------------------
@@ -256,21 +263,30 @@ class Conditions:
             if isinstance(inner, cls):
                 col = scope.column(inner.this)
                 label = self.label(scope, col, inner.this)
-                if col is not None and col.category == "date":
+                if dated(col):
                     word = {"Highest": "Latest", "Lowest": "Earliest"}.get(word, word)
                 if word == "Average" and label.lower().startswith("average "):
                     word = "Overall"
-                if (
-                    self._question
-                    and word in ("Highest", "Lowest")
-                    and (col is None or col.category != "date")
-                ):
+                if self._question and word in ("Highest", "Lowest") and not dated(col):
                     word = {"Highest": "Maximum", "Lowest": "Minimum"}[word]  # as questions say it
                 if col is not None and col.category == "number" and counts_things(label):
                     # a column that counts things: "the average number of horses", "maximum number of"
                     word = {"Highest": "Maximum", "Lowest": "Minimum"}.get(word, word)
                     label = "number of " + label
+                elif (
+                    self._question
+                    and word == "Total"
+                    and col is not None
+                    and col.category == "number"
+                    and "number" not in label.lower().split()
+                    and counts_things((label[6:] if label.lower().startswith("total ") else label).split()[0])
+                ):
+                    # a sum of things counted ("games played", "hours"): "the total number of games
+                    # played", as questions say it (the phrase keeps "total games played")
+                    label = "number of " + (label[6:] if label.lower().startswith("total ") else label)
                 owner = col.table.names.plural if col is not None else subject
+                if word == "Total" and label.lower().startswith("total "):
+                    return f"{label[:1].upper()}{label[1:]} of {owner}"  # no "total total points"
                 return f"{word} {label} of {owner}"
         return None
 
@@ -405,7 +421,7 @@ class Conditions:
                             if _value_text(right) in ("true", "1")
                             else f"that are not {label}"
                         )
-                    if col.category == "date" and cls is not exp.EQ:
+                    if dated(col) and cls is not exp.EQ:
                         when = {
                             "above ": "after ",
                             "below ": "before ",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -27,6 +28,24 @@ def key_strength(col: Column) -> int:
     if name == "id" or name in (table + "id", table.rstrip("s") + "id"):
         return 2
     return 1 if col is col.table.columns[0] and name.endswith("id") else 0
+
+
+_DATE_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?")
+
+
+def dated(col: Column | None) -> bool:
+    """A column of dates, declared so or a text column whose values are all ISO dates
+    (``'2008-04-24 10:00'``): ordered and compared as points in time ("the latest", "after")."""
+    if col is None:
+        return False
+    if col.category == "date":
+        return True
+    if col.category != "text":
+        return False
+    values = [v for v in col.common_values if v is not None]
+    prof = col.profile or {}
+    values += [v for v in (prof.get("min"), prof.get("max")) if v is not None]
+    return bool(values) and all(isinstance(v, str) and _DATE_TEXT.fullmatch(v.strip()) for v in values)
 
 
 def _is_key(col: Column) -> bool:

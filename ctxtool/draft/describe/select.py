@@ -9,7 +9,7 @@ from sqlglot import exp
 
 from ctxtool.dialects import positional_style
 from ctxtool.draft.describe.conditions import other_end
-from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
     _article,
@@ -220,7 +220,7 @@ class Select:
             if col is not None:
                 order_tables.add(col.table)
             if col is not None and not order_words:
-                extreme = ("latest " if desc else "earliest ") if col.category == "date" else ""
+                extreme = ("latest " if desc else "earliest ") if dated(col) else ""
                 extreme = extreme or ("highest " if desc else "lowest ")
                 order_words = extreme + self.label(scope, col, o.this)
 
@@ -252,7 +252,11 @@ class Select:
         elif n and order_words and not late_top:
             most = _most(order_words)
             one = main.names.singular if main else "row"
-            shown = [p for p in plain if p not in order_words or p in group_labels]
+            shown = [
+                p
+                for p in plain
+                if p not in order_words or p in group_labels or (not group_labels and n == "1")
+            ]
             if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
                 head = f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
             elif n == "1":
@@ -467,7 +471,11 @@ class Select:
             return f"Which {_and_list(many)} have {op} {value} {counted or subject}", tail
         if n and order_words and not late_top:
             most = _most(order_words)
-            shown = [p for p in plain if p not in order_words or p in group_labels]
+            shown = [
+                p
+                for p in plain
+                if p not in order_words or p in group_labels or (not group_labels and n == "1")
+            ]
             shown_many = [m for p, m in zip(plain, many, strict=True) if p in shown]
             adjective = AGE_SUPERLATIVE.get(order_words) if not group_labels else None
             if adjective:  # "the oldest singer", "the 3 youngest singers"
