@@ -355,6 +355,13 @@ def operator_spans(text: str) -> list[tuple[int, int]]:
 
 def content_tokens(text: str) -> list[str]:
     """The normalized content tokens of a piece of text (placeholders and punctuation dropped).
+    Remembered per text: wordings, column names and question parts are read over and over."""
+    return list(_content_tokens(text))
+
+
+@lru_cache(maxsize=65_536)
+def _content_tokens(text: str) -> tuple[str, ...]:
+    """(See :func:`content_tokens`.)
 
     An adjective's superlative or comparative degree ("cheapest", "cheaper than") adds
     ``__superlative`` / ``__comparative``: an order or comparison whose direction the words alone do
@@ -389,7 +396,7 @@ def content_tokens(text: str) -> list[str]:
     if "__each" in out and not _AGGREGATES & set(out):
         # "the name of each pilot" lists them all; only a measure makes "each" a grouping
         out = [t for t in out if t != "__each"]
-    return out
+    return tuple(out)
 
 
 # the usual short and other names of a person's names (column names "fname", "lname")
