@@ -362,3 +362,31 @@ def test_a_word_that_ends_a_compound_is_that_compound():
     )
     cand = Matcher([teachers], []).rank("What towns do the teachers come from?", [])[0]
     assert "town" not in cand.unexplained and "hometown" not in cand.missing
+
+
+def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
+    from ctxtool.runtime.matching import _name_of
+
+    assert _name_of("List them with the name of the building.") == set(content_tokens("building"))
+    assert _name_of("What are all the room codes, room names, and room descriptions?") == set()
+    buildings = _template(
+        0,
+        "Show all the buildings and their number of rooms.",
+        "SELECT building, count(*) FROM room GROUP BY building",
+        "Show all the buildings and their number of rooms.",
+        "SELECT building, count(*) FROM room GROUP BY building",
+    )
+    named = _template(
+        1,
+        "Show the name of each room.",
+        "SELECT name FROM room",
+        "Show the name of each room.",
+        "SELECT name FROM room",
+    )
+    matcher = Matcher([buildings, named], [])
+    q = "How many rooms does each building have? List them with the name of the building."
+    cand = next(c for c in matcher.rank(q, []) if c.template.index == 0)
+    assert "columns" not in cand.factors
+    q = "What are the buildings and the names of the rooms?"
+    cand = next(c for c in matcher.rank(q, []) if c.template.index == 0)
+    assert cand.factors.get("columns", 1.0) < 1.0  # the rooms' names: a template without them

@@ -191,6 +191,17 @@ def compound_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[
     return q_out, t_out
 
 
+_NAME_OF = re.compile(r"\bnames?\s+of\s+(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+)?(\w+)", re.I)
+
+
+def _name_of(question: str) -> set[str]:
+    """The things whose name the question asks for ("the name of the building" -> building)."""
+    out: set[str] = set()
+    for m in _NAME_OF.finditer(question):
+        out.update(content_tokens(m.group(1)))
+    return out
+
+
 def _inside_name(word: str, tables: set[str]) -> bool:
     """``word`` begins or ends a run-together table name ("author" of ``authorship``, "order" of
     ``customerorders``): the template reads that thing, however its table is spelled."""
@@ -483,7 +494,7 @@ class Matcher:
                 (q_set & self.all_column_words) - explained - tpl_words - self.column_words[id(tpl)] - f_cols
             )
             cols -= self.entity_words  # already weighed as entities
-            if NAME_WORDS & cols and q_set & self._returned_words(tpl):
+            if NAME_WORDS & cols and _name_of(question) & self._returned_words(tpl):
                 cols -= NAME_WORDS  # "the name of the building" is the building a template returns
             if cols:
                 factors["columns"] = COLUMN_NOT_READ ** len(cols)
