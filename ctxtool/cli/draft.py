@@ -176,8 +176,9 @@ def _run(
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False, default=str) + "\n")
     else:
         _print_report(result, report, executed=bool(dsn))
-    if result.dropped and not result.kept:
-        raise click.exceptions.Exit(EXIT_FINDINGS)  # everything drafted failed its checks
+    if result.dropped and not result.kept and not result.already:
+        # everything drafted failed its checks (drafts already in the set are no failure)
+        raise click.exceptions.Exit(EXIT_FINDINGS)
 
 
 def _print_report(result, report, executed: bool) -> None:
