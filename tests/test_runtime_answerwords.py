@@ -124,3 +124,15 @@ def test_a_thing_asked_that_the_sql_reads_and_leaves_out():
     assert not asked_not_returned("Find the first names of the sailors whose rating is below 3.", names)
     avg = _tpl("SELECT sailor.club, AVG(sailor.sail_rating) FROM sailor GROUP BY sailor.club")
     assert not asked_not_returned("What are the clubs and average ratings of sailors?", avg)
+
+
+def test_one_thing_asked_that_the_sql_only_orders_by():
+    from ctxtool.runtime.answershape import asked_not_returned
+
+    names = _tpl(
+        "SELECT sailor.name FROM race JOIN sailor ON race.sailor_id = sailor.id ORDER BY race.points DESC"
+    )
+    assert asked_not_returned("List the points of races in descending order.", names)
+    # the rows themselves, or a second sentence that names what to return: nothing left out
+    assert not asked_not_returned("List the sailors of races in descending order of points.", names)
+    assert not asked_not_returned("Which sailor has the most points? Give me the name.", names)

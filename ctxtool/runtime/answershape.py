@@ -428,14 +428,23 @@ def age_end(question: str, tpl: Any) -> str | None:
     return f"the question asks for the {m.group(0).split()[0].lower()}, the SQL orders by {', '.join(cols)}"
 
 
+_WHICH_FIRST = re.compile(r"\s*(?:which|what)\b", re.I)
+_NEXT_SENTENCE = re.compile(r"[.?!;]\s+\w")
+
+
 def asked_not_returned(question: str, tpl: Any) -> str | None:
-    """A reason when the question lists two or more things and one of them names a column the SQL
-    reads but does not return ("the first name and GPA of students whose GPA is ..." answered with
-    the names alone): the SQL knows the column, the answer leaves it out. Keys and what the outer
-    SELECT computes from a column (``AVG(gpa)``) are not left out."""
+    """A reason when a thing the question asks for names a column the SQL reads but does not return
+    ("the first name and GPA of students whose GPA is ..." answered with the names alone, "List the
+    votes in descending order" answered with names ordered by votes): the SQL knows the column, the
+    answer leaves it out. Keys and what the outer SELECT computes from a column (``AVG(gpa)``) are
+    not left out; one thing asked by "which" / "what", or named again in a second sentence, is the
+    rows themselves."""
     items = asked_items(question)
-    if len(items) < 2 or not tpl.reads.projected:
+    if not items or not tpl.reads.projected:
         return None
+    if len(items) == 1 and (_WHICH_FIRST.match(question) or _NEXT_SENTENCE.search(question)):
+        return None  # "Which physician ...? Give me the name.": the thing is the rows, named after
+    tables = {w for t in tpl.tables for w in name_words(t)}
     returned = {c.split(".")[-1] for c in tpl.reads.projected}
     returned_words = {w for c in returned for w in name_words(c)}
     outer = re.split(r"\bfrom\b", tpl.sql, maxsplit=1, flags=re.I)[0].lower()
@@ -443,8 +452,8 @@ def asked_not_returned(question: str, tpl: Any) -> str | None:
         if re.match(r"(?:how|which|what)\b", item, re.I) or "(" in item:
             continue
         said = {t for t in content_tokens(item) if not t.startswith("__")} - _GENERIC
-        if not said or _words_meet(said, returned_words):
-            continue
+        if not said or _words_meet(said, returned_words) or (len(items) == 1 and _words_meet(said, tables)):
+            continue  # one thing asked that is a table's: the rows themselves ("the attractions visited")
         for col in sorted(tpl.reads.columns):
             name = col.split(".")[-1]
             words = set(name_words(name))
