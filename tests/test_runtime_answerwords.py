@@ -136,3 +136,11 @@ def test_one_thing_asked_that_the_sql_only_orders_by():
     # the rows themselves, or a second sentence that names what to return: nothing left out
     assert not asked_not_returned("List the sailors of races in descending order of points.", names)
     assert not asked_not_returned("Which sailor has the most points? Give me the name.", names)
+
+
+def test_all_the_information_is_more_than_a_name():
+    one = _tpl("SELECT name FROM sailor ORDER BY rating")
+    assert asks_for_two("List the information of all sailors ordered by their rating.", one)
+    assert not asks_for_two(
+        "List the information of all sailors ordered by their rating.", _tpl("SELECT * FROM sailor")
+    )

@@ -327,6 +327,7 @@ _PLEASE = re.compile(r"^\s*(?:please|also|and|then|now)\s+", re.I)
 _ITEM_SEP = re.compile(r"\s*,\s*(?:and\s+|as\s+well\s+as\s+)?|\s+(?:and|as\s+well\s+as)\s+", re.I)
 _ITEM_LEAD = re.compile(r"^(?:their|its|his|her|the|also|all|each|every)\s+", re.I)
 _FULL_NAME = re.compile(r"\bfull\s+names?\b", re.I)
+_ALL_OF_IT = re.compile(r"^(?:all\s+)?(?:the\s+)?(?:information|info)$", re.I)  # every column of the rows
 _KEY_ITEM = re.compile(r"\b(?:ids?|codes?)$", re.I)
 
 
@@ -365,6 +366,8 @@ def asks_for_two(question: str, tpl: Any) -> str | None:
         return None
     if len(items) > n and not (n == 1 and _AGGREGATE_FIRST.match(m.group(1))):
         return f"the question asks for {', '.join(items)}, the template returns {n} column{'s' * (n > 1)}"
+    if n < 3 and any(_ALL_OF_IT.search(i) for i in items):
+        return f"the question asks for all the information, the template returns {n} column{'s' * (n > 1)}"
     keys = [i for i in items if _KEY_ITEM.search(i)]
     if (
         keys
