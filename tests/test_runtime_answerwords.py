@@ -55,6 +55,8 @@ def test_an_id_asked_and_names_returned():
     ids = _tpl("SELECT club.id, COUNT(*) FROM boat JOIN club ON boat.club_id = club.id GROUP BY 1")
     assert not asks_for_two(q, ids)
     assert not asks_for_two("List the count and the club name.", names)
+    # a column of no kind may be the id ("aid", "head"): only names returned say otherwise
+    assert not asks_for_two("What are the ids of boats longer than 10?", _tpl("SELECT bid FROM boat"))
 
 
 def test_an_average_or_an_end_the_sql_does_not_compute():
@@ -69,6 +71,8 @@ def test_an_average_or_an_end_the_sql_does_not_compute():
     assert not aggregate_unsaid("What is the rig that has the most boats?", most)
     # "at least" / "at most" compare, they take no end; a column may be the maximum
     assert not aggregate_unsaid("Which rigs have at least 3 boats?", rigs)
+    latest = _tpl("SELECT date_of_latest_race FROM sailor WHERE club = 'A'")
+    assert not aggregate_unsaid("Find the latest race date of the sailors of club A.", latest)
     capped = _tpl("SELECT name FROM boat WHERE max_speed > 10")
     assert not aggregate_unsaid("Which boats have a maximum speed above 10?", capped)
 

@@ -355,7 +355,7 @@ def asked_items(question: str) -> list[str]:
 def asks_for_two(question: str, tpl: Any) -> str | None:
     """A reason when the question asks for more things than the template returns columns ("the
     allergies and their types", "the names and ages of ...", "the first name, GPA and phone") or
-    asks for an id or code the template does not return ("List the count and the company id"): a
+    asks for ids or codes and the template returns names only ("List the count and the company id"): a
     thing asked would be missing from the answer. One aggregate alone answers "the count and ..."."""
     items = asked_items(question)
     n = _outer_columns(tpl.sql)
@@ -369,12 +369,8 @@ def asks_for_two(question: str, tpl: Any) -> str | None:
     if n < 3 and any(_ALL_OF_IT.search(i) for i in items):
         return f"the question asks for all the information, the template returns {n} column{'s' * (n > 1)}"
     keys = [i for i in items if _KEY_ITEM.search(i)]
-    if (
-        keys
-        and tpl.reads.projected
-        and not any(set(name_words(c)) & {"id", "code", "cod"} for c in tpl.reads.projected)
-    ):
-        return f"the question asks for {keys[0]}, the template returns no id or code"
+    if keys and tpl.reads.projected and all(_column_kind(c) == "name" for c in tpl.reads.projected):
+        return f"the question asks for {keys[0]}, the template returns names"
     return None
 
 
@@ -399,8 +395,9 @@ def aggregate_unsaid(question: str, tpl: Any) -> str | None:
     said = _SUPERLATIVE.search(re.sub(r"\bat\s+(?:least|most)\b", " ", question, flags=re.I))
     if said and not _SQL_END.search(sql):
         word = said.group(0).lower()
-        if word[:3] in ("max", "min") and re.search(r"\b\w*(?:max|min)", sql, re.I):
-            return None  # "the maximum salary" may be a column (max_salary)
+        stem = word[:3] if word[:3] in ("max", "min") else word[:4]
+        if re.search(rf"(?<![a-z]){stem}", sql.lower()):
+            return None  # "the maximum salary", "the latest logon" may be a column (max_salary)
         return f"the question asks for the {word}, the SQL takes no end"
     return None
 
