@@ -107,6 +107,11 @@ def test_the_youngest_is_an_end_of_an_age():
 
     by_rating = _tpl("SELECT name FROM sailor WHERE rating > 3 ORDER BY rating ASC LIMIT 1")
     assert age_end("Who is the youngest sailor with a rating above 3?", by_rating)
+    # the noun after the adjective is the rows' table, not the ordered column
+    own = _tpl(
+        "SELECT sailor.name FROM sailor WHERE sailor.sail_rating > 3 ORDER BY sailor.sail_rating LIMIT 1"
+    )
+    assert age_end("Who is the youngest sailor with a rating above 3?", own)
     by_birth = _tpl("SELECT name FROM sailor WHERE rating > 3 ORDER BY birth_date DESC LIMIT 1")
     assert not age_end("Who is the youngest sailor with a rating above 3?", by_birth)
     assert not age_end("Who is the oldest sailor?", _tpl("SELECT name FROM sailor ORDER BY age DESC LIMIT 1"))

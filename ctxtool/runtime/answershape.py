@@ -423,7 +423,9 @@ def age_end(question: str, tpl: Any) -> str | None:
     words = {w for c in cols for w in name_words(c.strip('"'))}
     if any(w.startswith(a) or (len(w) >= 3 and a.startswith(w)) for w in words for a in _AGE_WORDS):
         return None
-    if m.group(1) and _words_meet(set(content_tokens(m.group(1))), words):
+    tables = {w for t in tpl.tables for w in name_words(t)}
+    own = {w for w in words if not _words_meet({w}, tables)}  # stu_gpa of student: gpa
+    if m.group(1) and _words_meet(set(content_tokens(m.group(1))), own):
         return None
     return f"the question asks for the {m.group(0).split()[0].lower()}, the SQL orders by {', '.join(cols)}"
 
