@@ -73,6 +73,9 @@ def test_an_average_or_an_end_the_sql_does_not_compute():
     assert not aggregate_unsaid("Which rigs have at least 3 boats?", rigs)
     latest = _tpl("SELECT date_of_latest_race FROM sailor WHERE club = 'A'")
     assert not aggregate_unsaid("Find the latest race date of the sailors of club A.", latest)
+    # the template's wording says the column holds the average (a cryptic name)
+    held = _tpl("SELECT b7 FROM harbour WHERE town = 'X'", "What is the average fee in X?")
+    assert not aggregate_unsaid("What is the average fee in X?", held)
     capped = _tpl("SELECT name FROM boat WHERE max_speed > 10")
     assert not aggregate_unsaid("Which boats have a maximum speed above 10?", capped)
 

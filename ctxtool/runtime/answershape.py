@@ -388,12 +388,15 @@ def aggregate_unsaid(question: str, tpl: Any) -> str | None:
     """A reason when the question asks for an average and the SQL computes none (nor returns a
     column named so), or for the most / the highest ... and the SQL neither orders nor takes a
     maximum or minimum: "the average unit price" is not the list of prices, "the code with the most
-    groups" not every code. "At least" and "at most" are comparisons, not ends."""
+    groups" not every code. "At least" and "at most" are comparisons, not ends; a template whose own
+    wording says "average" (or "most") has a column that holds it."""
     sql = tpl.sql
-    if _AVERAGE.search(question) and not _SQL_AVERAGE.search(sql):
+    own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
+    if _AVERAGE.search(question) and not _SQL_AVERAGE.search(sql) and not _AVERAGE.search(own_words):
+        # the template's own wording saying "average" tells a column that holds one ("A11")
         return "the question asks for an average, the SQL computes none"
     said = _SUPERLATIVE.search(re.sub(r"\bat\s+(?:least|most)\b", " ", question, flags=re.I))
-    if said and not _SQL_END.search(sql):
+    if said and not _SQL_END.search(sql) and not _SUPERLATIVE.search(own_words):
         word = said.group(0).lower()
         stem = word[:3] if word[:3] in ("max", "min") else word[:4]
         if re.search(rf"(?<![a-z]){stem}", sql.lower()):
@@ -415,8 +418,9 @@ def age_end(question: str, tpl: Any) -> str | None:
     answered by the lowest GPA): the stated adjective decides the order and the SQL drops it. "The
     oldest id" names its column."""
     m = _OF_AGE.search(question)
-    if m is None:
-        return None
+    own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
+    if m is None or _OF_AGE.search(own_words):
+        return None  # the template's own wording says it: its order is the age's
     cols = [a or b for a, b in _ORDERED.findall(tpl.sql)]
     if not cols:
         return None
