@@ -156,3 +156,18 @@ def test_all_the_information_is_more_than_a_name():
     assert not asks_for_two(
         "List the information of all sailors ordered by their rating.", _tpl("SELECT * FROM sailor")
     )
+
+
+def test_an_id_asked_and_a_condition_column_returned_instead():
+    from ctxtool.runtime.answershape import returned_unlisted
+
+    q = "Show the id and name of the boat with the maximum length."
+    swapped = _tpl("SELECT boat.name, boat.length FROM boat ORDER BY boat.length DESC LIMIT 1")
+    assert returned_unlisted(q, swapped)
+    assert not returned_unlisted(
+        q, _tpl("SELECT boat.id, boat.name FROM boat ORDER BY boat.length DESC LIMIT 1")
+    )
+    # a cryptic key ("bno") is no condition's column: it may be the id
+    assert not returned_unlisted(
+        q, _tpl("SELECT boat.bno, boat.name FROM boat ORDER BY boat.length DESC LIMIT 1")
+    )

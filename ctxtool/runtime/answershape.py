@@ -468,3 +468,28 @@ def asked_not_returned(question: str, tpl: Any) -> str | None:
             if said & (words - _GENERIC):
                 return f"the question asks for {item}, the SQL reads {name} but does not return it"
     return None
+
+
+_ID_ITEM = re.compile(r"\bids?$", re.I)
+
+
+def returned_unlisted(question: str, tpl: Any) -> str | None:
+    """A reason when the question lists what it asks for, an id among them ("the id and name of the
+    aircraft with the maximum distance"), and the SQL returns no id but a column the question names
+    in its conditions (``SELECT name, distance``): the answer swaps the id for another thing."""
+    items = asked_items(question)
+    if len(items) < 2 or not tpl.reads.projected or not any(_ID_ITEM.search(i) for i in items):
+        return None
+    if any(_column_kind(c) == "id" for c in tpl.reads.projected):
+        return None
+    listed = {t for i in items for t in content_tokens(i) if not t.startswith("__")}
+    said = {t for t in content_tokens(question) if not t.startswith("__")} - listed
+    tables = {w for t in tpl.tables for w in name_words(t)}
+    for col in sorted(tpl.reads.projected):
+        words = set(name_words(col.split(".")[-1])) - _GENERIC
+        words = {w for w in words if not _words_meet({w}, tables)}
+        if not words or "id" in words or _words_meet(words, listed):
+            continue
+        if _words_meet(words, said):
+            return f"the question asks for {', '.join(items)}, the template returns {col.split('.')[-1]}"
+    return None

@@ -32,6 +32,7 @@ from ctxtool.runtime.answershape import (
     extra_measure,
     name_words,
     one_number,
+    returned_unlisted,
     unasked_columns,
 )
 from ctxtool.runtime.conditions import (
@@ -69,6 +70,7 @@ __all__ = [
     "name_words",
     "named_disagreements",
     "one_number",
+    "returned_unlisted",
     "reverse_pairs",
     "review",
     "spelled_otherwise",
@@ -124,6 +126,7 @@ def named_disagreements(
         ("aggregate_unsaid", NO_AGGREGATE, aggregate_unsaid(question, tpl)),
         ("age_end", NO_AGGREGATE, age_end(question, tpl)),
         ("not_returned", ASKED_TWO, asked_not_returned(question, tpl)),
+        ("returned_unlisted", ASKED_TWO, returned_unlisted(question, tpl)),
         ("inclusive_bound", STRICT_BOUND, inclusive_bound(question, entities, cand)),
     ]
     cols = unasked_columns(q_set, cand, entities)
