@@ -322,19 +322,174 @@ def _outer_columns(sql: str) -> int | None:
     return n
 
 
+_SENTENCE = re.compile(r"[^.?!;]+")
+_PLEASE = re.compile(r"^\s*(?:please|also|and|then|now)\s+", re.I)
+_ITEM_SEP = re.compile(r"\s*,\s*(?:and\s+|as\s+well\s+as\s+)?|\s+(?:and|as\s+well\s+as)\s+", re.I)
+_ITEM_LEAD = re.compile(r"^(?:their|its|his|her|the|also|all|each|every)\s+", re.I)
+_FULL_NAME = re.compile(r"\bfull\s+names?\b", re.I)
+_ALL_OF_IT = re.compile(r"^(?:all\s+)?(?:the\s+)?(?:information|info)$", re.I)  # every column of the rows
+_KEY_ITEM = re.compile(r"\b(?:ids?|codes?)$", re.I)
+
+
+def asked_items(question: str) -> list[str]:
+    """The things a question asks for, as its first words list them ("What are the names, ages and
+    cities of ..." -> names, ages, cities; "Please list the city name and its GDP." -> city name,
+    GDP), in the sentence that asks most of them; "the full name" is two (a first and a last)."""
+    best: list[str] = []
+    for sentence in _SENTENCE.findall(question):
+        head = _ASK_HEAD.match(_PLEASE.sub("", sentence))
+        if head is None:
+            continue
+        rest = _PLEASE.sub("", sentence)[head.end() :]
+        end = _ASK_END.search(rest)
+        span = (rest[: end.start()] if end else rest).strip()
+        items = [_ITEM_LEAD.sub("", i.strip()) for i in _ITEM_SEP.split(span)]
+        items = [i for i in items if re.match(r"[a-z]\w", i, re.I)]
+        if len(items) == 1 and _FULL_NAME.search(items[0]):
+            items = [items[0], items[0]]
+        if len(items) > len(best):
+            best = items
+    return best
+
+
 def asks_for_two(question: str, tpl: Any) -> str | None:
-    """A reason when the question asks for two things ("the allergies and their types", "the names
-    and ages of ...") and the template returns one column that is no aggregate: one of them would be
-    missing from the answer."""
-    head = _ASK_HEAD.match(question)
-    if head is None:
-        return None
-    rest = question[head.end() :]
-    end = _ASK_END.search(rest)
-    pair = _TWO_ASKED.search(rest[: end.start()] if end else rest)
-    if pair is None or _outer_columns(tpl.sql) != 1:
+    """A reason when the question asks for more things than the template returns columns ("the
+    allergies and their types", "the names and ages of ...", "the first name, GPA and phone") or
+    asks for ids or codes and the template returns names only ("List the count and the company id"): a
+    thing asked would be missing from the answer. One aggregate alone answers "the count and ..."."""
+    items = asked_items(question)
+    n = _outer_columns(tpl.sql)
+    if not items or n is None:
         return None
     m = _OUTER_SELECT.match(tpl.sql)
-    if m is None or _AGGREGATE_FIRST.match(m.group(1)):
+    if m is None:
         return None
-    return f"the question asks for {pair.group(1)} and {pair.group(2)}, the template returns one column"
+    if len(items) > n and not (n == 1 and _AGGREGATE_FIRST.match(m.group(1))):
+        return f"the question asks for {', '.join(items)}, the template returns {n} column{'s' * (n > 1)}"
+    if n < 3 and any(_ALL_OF_IT.search(i) for i in items):
+        return f"the question asks for all the information, the template returns {n} column{'s' * (n > 1)}"
+    keys = [i for i in items if _KEY_ITEM.search(i)]
+    if keys and tpl.reads.projected and all(_column_kind(c) == "name" for c in tpl.reads.projected):
+        return f"the question asks for {keys[0]}, the template returns names"
+    return None
+
+
+_AVERAGE = re.compile(r"\baverage\b|\b(?:the|their|its)\s+mean\b", re.I)
+_SQL_AVERAGE = re.compile(r"\bavg\s*\(|avg|average|mean", re.I)
+_SUPERLATIVE = re.compile(
+    r"\b(?:most|least|fewest|highest|lowest|largest|smallest|biggest|greatest|maximum|minimum|oldest"
+    r"|youngest|earliest|latest|longest|shortest)\b",
+    re.I,
+)
+_SQL_END = re.compile(r"\border\s+by\b|\b(?:max|min)\s*\(|\b(?:all|any)\s*\(", re.I)
+
+
+def aggregate_unsaid(question: str, tpl: Any) -> str | None:
+    """A reason when the question asks for an average and the SQL computes none (nor returns a
+    column named so), or for the most / the highest ... and the SQL neither orders nor takes a
+    maximum or minimum: "the average unit price" is not the list of prices, "the code with the most
+    groups" not every code. "At least" and "at most" are comparisons, not ends; a template whose own
+    wording says "average" (or "most") has a column that holds it."""
+    sql = tpl.sql
+    own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
+    if _AVERAGE.search(question) and not _SQL_AVERAGE.search(sql) and not _AVERAGE.search(own_words):
+        # the template's own wording saying "average" tells a column that holds one ("A11")
+        return "the question asks for an average, the SQL computes none"
+    said = _SUPERLATIVE.search(re.sub(r"\bat\s+(?:least|most)\b", " ", question, flags=re.I))
+    if said and not _SQL_END.search(sql) and not _SUPERLATIVE.search(own_words):
+        word = said.group(0).lower()
+        stem = word[:3] if word[:3] in ("max", "min") else word[:4]
+        if re.search(rf"(?<![a-z]){stem}", sql.lower()):
+            return None  # "the maximum salary", "the latest logon" may be a column (max_salary)
+        return f"the question asks for the {word}, the SQL takes no end"
+    return None
+
+
+# "the youngest" / "the oldest" of people or things: an end of an age, a birth date, a year
+_OF_AGE = re.compile(r"\b(?:youngest|oldest)\b(?:\s+(?:one\s+)?([a-z]\w*))?", re.I)
+_AGE_WORDS = ("age", "birth", "born", "dob", "date", "year", "found", "establish", "creat", "start", "built",
+              "old", "young", "since", "time", "day", "open")  # fmt: skip
+_ORDERED = re.compile(r"\border\s+by\s+(?:\w+\s*\(\s*)?([\w.\"]+)|\b(?:max|min)\s*\(\s*([\w.\"]+)", re.I)
+
+
+def age_end(question: str, tpl: Any) -> str | None:
+    """A reason when the question asks for "the youngest" or "the oldest" and the SQL takes the end
+    of a column that holds no age, birth date or year ("the youngest student with a GPA above 3"
+    answered by the lowest GPA): the stated adjective decides the order and the SQL drops it. "The
+    oldest id" names its column."""
+    m = _OF_AGE.search(question)
+    own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
+    if m is None or _OF_AGE.search(own_words):
+        return None  # the template's own wording says it: its order is the age's
+    cols = [a or b for a, b in _ORDERED.findall(tpl.sql)]
+    if not cols:
+        return None
+    words = {w for c in cols for w in name_words(c.strip('"'))}
+    if any(w.startswith(a) or (len(w) >= 3 and a.startswith(w)) for w in words for a in _AGE_WORDS):
+        return None
+    tables = {w for t in tpl.tables for w in name_words(t)}
+    own = {w for w in words if not _words_meet({w}, tables)}  # stu_gpa of student: gpa
+    if m.group(1) and _words_meet(set(content_tokens(m.group(1))), own):
+        return None
+    return f"the question asks for the {m.group(0).split()[0].lower()}, the SQL orders by {', '.join(cols)}"
+
+
+_WHICH_FIRST = re.compile(r"\s*(?:which|what)\b", re.I)
+_NEXT_SENTENCE = re.compile(r"[.?!;]\s+\w")
+
+
+def asked_not_returned(question: str, tpl: Any) -> str | None:
+    """A reason when a thing the question asks for names a column the SQL reads but does not return
+    ("the first name and GPA of students whose GPA is ..." answered with the names alone, "List the
+    votes in descending order" answered with names ordered by votes): the SQL knows the column, the
+    answer leaves it out. Keys and what the outer SELECT computes from a column (``AVG(gpa)``) are
+    not left out; one thing asked by "which" / "what", or named again in a second sentence, is the
+    rows themselves."""
+    items = asked_items(question)
+    if not items or not tpl.reads.projected:
+        return None
+    if len(items) == 1 and (_WHICH_FIRST.match(question) or _NEXT_SENTENCE.search(question)):
+        return None  # "Which physician ...? Give me the name.": the thing is the rows, named after
+    tables = {w for t in tpl.tables for w in name_words(t)}
+    returned = {c.split(".")[-1] for c in tpl.reads.projected}
+    returned_words = {w for c in returned for w in name_words(c)}
+    outer = re.split(r"\bfrom\b", tpl.sql, maxsplit=1, flags=re.I)[0].lower()
+    for item in items:
+        if re.match(r"(?:how|which|what)\b", item, re.I) or "(" in item:
+            continue
+        said = {t for t in content_tokens(item) if not t.startswith("__")} - _GENERIC
+        if not said or _words_meet(said, returned_words) or (len(items) == 1 and _words_meet(said, tables)):
+            continue  # one thing asked that is a table's: the rows themselves ("the attractions visited")
+        for col in sorted(tpl.reads.columns):
+            name = col.split(".")[-1]
+            words = set(name_words(name))
+            if name in returned or name in outer or "id" in words:
+                continue
+            if said & (words - _GENERIC):
+                return f"the question asks for {item}, the SQL reads {name} but does not return it"
+    return None
+
+
+_ID_ITEM = re.compile(r"\bids?$", re.I)
+
+
+def returned_unlisted(question: str, tpl: Any) -> str | None:
+    """A reason when the question lists what it asks for, an id among them ("the id and name of the
+    aircraft with the maximum distance"), and the SQL returns no id but a column the question names
+    in its conditions (``SELECT name, distance``): the answer swaps the id for another thing."""
+    items = asked_items(question)
+    if len(items) < 2 or not tpl.reads.projected or not any(_ID_ITEM.search(i) for i in items):
+        return None
+    if any(_column_kind(c) == "id" for c in tpl.reads.projected):
+        return None
+    listed = {t for i in items for t in content_tokens(i) if not t.startswith("__")}
+    said = {t for t in content_tokens(question) if not t.startswith("__")} - listed
+    tables = {w for t in tpl.tables for w in name_words(t)}
+    for col in sorted(tpl.reads.projected):
+        words = set(name_words(col.split(".")[-1])) - _GENERIC
+        words = {w for w in words if not _words_meet({w}, tables)}
+        if not words or "id" in words or _words_meet(words, listed):
+            continue
+        if _words_meet(words, said):
+            return f"the question asks for {', '.join(items)}, the template returns {col.split('.')[-1]}"
+    return None

@@ -239,3 +239,27 @@ def spelled_otherwise(cand: Any, entities: list[Any]) -> list[str]:
         if operator_word or not _read_alike(a, b):
             out.append(f"'{e.text}' -> {value!r}")
     return out
+
+
+# a number the words before it make one end of a range, the end included ("at least 25", "no more than 3")
+_INCLUSIVE_BEFORE = re.compile(
+    r"\b(?:(at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|a\s+minimum\s+of)"
+    r"|(at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|up\s+to))\s*$",
+    re.I,
+)
+
+
+def inclusive_bound(question: str, entities: list[Any], cand: Any) -> str | None:
+    """A reason when the question states a number as an included end ("at least 25", "at most 3")
+    and the template compares its slot strictly (``> $1``, ``< $1``): the rows equal to the number
+    belong to the answer asked and not to the template's."""
+    for slot in cand.template.slots:
+        if slot.operator not in ("gt", "lt") or slot.key not in cand.bindings:
+            continue
+        e = entities[cand.bindings[slot.key][0]]
+        m = _INCLUSIVE_BEFORE.search(question[max(0, e.start - 30) : e.start])
+        if m is None:
+            continue
+        if (slot.operator == "gt") == bool(m.group(1)):
+            return f"'{m.group(0).strip()} {e.text}' includes {e.text}, the template compares strictly"
+    return None

@@ -21,7 +21,10 @@ from typing import Any
 
 from ctxtool.runtime.alignment import realign
 from ctxtool.runtime.answershape import (
+    age_end,
+    aggregate_unsaid,
     asked_entity,
+    asked_not_returned,
     asks_for_two,
     count_or_rows,
     counted_thing,
@@ -29,6 +32,7 @@ from ctxtool.runtime.answershape import (
     extra_measure,
     name_words,
     one_number,
+    returned_unlisted,
     unasked_columns,
 )
 from ctxtool.runtime.conditions import (
@@ -37,6 +41,7 @@ from ctxtool.runtime.conditions import (
     conjunction,
     contracted_negation,
     extreme_direction,
+    inclusive_bound,
     spelled_otherwise,
     sql_extreme,
     unlinked_codes,
@@ -46,7 +51,10 @@ from ctxtool.runtime.grounding import regrounded
 from ctxtool.runtime.verify import NEGATION, OPPOSITE
 
 __all__ = [
+    "age_end",
+    "aggregate_unsaid",
     "asked_entity",
+    "asked_not_returned",
     "asks_for_two",
     "both_values_one_slot",
     "compared_both_ways",
@@ -58,11 +66,13 @@ __all__ = [
     "disagreements",
     "extra_measure",
     "extreme_direction",
+    "inclusive_bound",
     "name_words",
     "named_disagreements",
     "one_number",
-    "review",
+    "returned_unlisted",
     "reverse_pairs",
+    "review",
     "spelled_otherwise",
     "sql_extreme",
     "unasked_columns",
@@ -82,6 +92,8 @@ SPELLED_OTHER = 0.5  # "DVD drives" bound as 'DVD burner'
 COUNT_OR_ROWS = 0.6  # "how many X" is not a list of X, and "what are the X" is not their count
 EXTRA_MEASURE = 0.8  # "how many ... and what are their average ages" against the average alone
 ASKED_TWO = 0.5  # "the allergies and their types" answered with the types alone
+NO_AGGREGATE = 0.5  # "the average price" answered with the prices, "the most" with no order
+STRICT_BOUND = 0.5  # "at least 25" answered with "> 25"
 
 
 def named_disagreements(
@@ -111,6 +123,11 @@ def named_disagreements(
         ("extra_measure", EXTRA_MEASURE, extra_measure(question, q_set, tpl)),
         ("count_or_rows", COUNT_OR_ROWS, count_or_rows(question, q_set, tpl, phrasing)),
         ("asks_for_two", ASKED_TWO, asks_for_two(question, tpl)),
+        ("aggregate_unsaid", NO_AGGREGATE, aggregate_unsaid(question, tpl)),
+        ("age_end", NO_AGGREGATE, age_end(question, tpl)),
+        ("not_returned", ASKED_TWO, asked_not_returned(question, tpl)),
+        ("returned_unlisted", ASKED_TWO, returned_unlisted(question, tpl)),
+        ("inclusive_bound", STRICT_BOUND, inclusive_bound(question, entities, cand)),
     ]
     cols = unasked_columns(q_set, cand, entities)
     if cols:
