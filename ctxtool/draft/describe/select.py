@@ -124,6 +124,12 @@ def _picks_rows(scope: Scope, node: exp.Expression) -> bool:
     return col is not None and not col.repeats
 
 
+def _acronyms(one: str, many: str) -> str:
+    """The plural of a label ending in an acronym: "account IDs" (not "account Ids")."""
+    last = one.rsplit(" ", 1)[-1]
+    return one + "s" if len(last) > 1 and last.isupper() and last.isalpha() else many
+
+
 class Select:
     """The describer's SELECT phrasing (mixed into :class:`ctxtool.draft.describe.Describer`)."""
 
@@ -269,7 +275,12 @@ class Select:
             if sel.args.get("distinct") is not None:
                 head = "Distinct " + " and ".join(plain) + f" of {subject}"
             else:
-                listed = _and_list(plain) if plain else "details"
+                # "List the names and ages of members", as a list is asked for (a part of a
+                # sentence keeps its labels: "the name of the member with ...")
+                said = (
+                    [_acronyms(p, m) for p, m in zip(plain, many, strict=True)] if not self._nested else plain
+                )
+                listed = _and_list(said) if said else "details"
                 head = (listed[0].upper() + listed[1:]) + f" of {subject}"
             if n and order_words:
                 tail = f", top {n} by {order_words}"
