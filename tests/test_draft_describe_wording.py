@@ -178,3 +178,12 @@ def test_a_sum_of_a_counted_column_is_a_plain_total_in_the_phrase(clubs):
     question, phrase = clubs.wordings("SELECT SUM(stars) FROM rating")
     assert question == "What is the total number of stars of ratings?"
     assert phrase == "Total stars of ratings"
+
+
+@pytest.mark.postgres
+def test_a_listed_column_that_counts_things_is_a_number_in_the_phrase(clubs):
+    # "stars" counts things: the phrase lists "the number of stars" (as a count is asked for), the
+    # question keeps the column's own word
+    question, phrase = clubs.wordings("SELECT member_id, stars FROM rating")
+    assert phrase == "List the member IDs and number of stars of ratings"
+    assert "number" not in question

@@ -8,7 +8,7 @@ from typing import Any
 from sqlglot import exp
 
 from ctxtool.dialects import positional_style
-from ctxtool.draft.describe.conditions import other_end
+from ctxtool.draft.describe.conditions import counts_things, other_end
 from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
@@ -280,6 +280,10 @@ class Select:
                 said = (
                     [_acronyms(p, m) for p, m in zip(plain, many, strict=True)] if not self._nested else plain
                 )
+                if not self._nested and not self._question:
+                    for k, c in plain_cols.items():  # "the number of followers", as a count is asked
+                        if c is not None and c.category == "number" and counts_things(plain[k]):
+                            said[k] = "number of " + plain[k]
                 listed = _and_list(said) if said else "details"
                 head = (listed[0].upper() + listed[1:]) + f" of {subject}"
             if n and order_words:
