@@ -43,7 +43,7 @@ def test_limit_after_filters_keeps_sql_value_order(mysql_model):
     psql = item["parameterized"]["parameterized_sql"]
     assert psql.count("?") == 2 and psql.index("`A3` = ?") < psql.index("LIMIT ?")
     assert item["parameterized"]["parameterized_intent"] == (
-        "Client ID and birth date of clients for districts with region ?, top ? by earliest birth date"
+        "Client IDs and birth dates of clients for districts with region ?, top ? by earliest birth date"
     )
 
 

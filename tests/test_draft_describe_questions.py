@@ -97,7 +97,7 @@ def test_set_operations_and_rows_without_a_related_row(describer):
         "SELECT account_id FROM account EXCEPT SELECT a.account_id FROM account AS a "
         "JOIN loan AS l ON l.account_id = a.account_id WHERE l.status = 'A'"
     )
-    assert describer(sql) == "Account ID of accounts with no loan with status 'A'"
+    assert describer(sql) == "Account IDs of accounts with no loan with status 'A'"
     assert "combined" not in q(sql) and "SELECT" not in q(sql)
 
 
@@ -160,7 +160,7 @@ def test_joins_written_in_the_query_name_the_relationship(keyless):
 def test_the_question_says_not_and_the_order_as_people_do(describer):
     question, phrase = describer.wordings("SELECT amount FROM loan WHERE status <> 'A' ORDER BY amount")
     assert question == "What are the amounts of loans whose status is not 'A', in ascending order of amount?"
-    assert phrase == "List the amount of loans with status other than 'A', ordered by amount"
+    assert phrase == "List the amounts of loans with status other than 'A', ordered by amount"
 
 
 @pytest.mark.postgres
@@ -177,7 +177,7 @@ def test_dates_are_earliest_and_latest(describer):
         "What is the gender of the client with the earliest birth date?"
     )
     assert describer("SELECT gender FROM client ORDER BY birth_date DESC") == (
-        "Gender of clients, in descending order of birth date"
+        "Genders of clients, in descending order of birth date"
     )
 
 
@@ -200,11 +200,11 @@ def test_a_link_table_is_said_by_what_it_links(keyless):
     # excluding the ids found in a link table: the ones with none of its other end
     assert (
         keyless("SELECT bookid FROM book EXCEPT SELECT bookid FROM placed")
-        == "Book ID of books with no shelf"
+        == "Book IDs of books with no shelf"
     )
     # (a AND b) OR c is said, not pasted as SQL
     words = keyless("SELECT title FROM book WHERE (pages > 110 AND bookid < 20) OR pages < 105")
-    assert "matching" not in words and words.startswith("Title of books with pages above 110 and")
+    assert "matching" not in words and words.startswith("Titles of books with pages above 110 and")
 
 
 @pytest.mark.postgres

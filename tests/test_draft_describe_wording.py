@@ -89,7 +89,7 @@ def test_ages_are_said_older_younger_and_the_oldest(clubs):
 def test_first_and_last_name_are_a_full_name_in_the_phrase(clubs):
     question, phrase = clubs.wordings("SELECT first_name, last_name, age FROM member")
     assert "first name" in question and "last name" in question
-    assert phrase == "List the full name and age of members"
+    assert phrase == "List the full names and ages of members"
     assert full_names("Member ID, first name, last name, email and age") == (
         "Member ID, full name, email and age"
     )
@@ -170,3 +170,20 @@ def test_the_phrase_of_counts_per_group_names_the_groups_and_their_number(clubs)
     # a HAVING stays with its groups
     _, phrase = clubs.wordings("SELECT club_id, COUNT(*) FROM member GROUP BY club_id HAVING COUNT(*) > 2")
     assert " and number of members" not in phrase
+
+
+@pytest.mark.postgres
+def test_a_sum_of_a_counted_column_is_a_plain_total_in_the_phrase(clubs):
+    # "stars" counts things: the question asks for the total number, the phrase says "total stars"
+    question, phrase = clubs.wordings("SELECT SUM(stars) FROM rating")
+    assert question == "What is the total number of stars of ratings?"
+    assert phrase == "Total stars of ratings"
+
+
+@pytest.mark.postgres
+def test_a_listed_column_that_counts_things_is_a_number_in_the_phrase(clubs):
+    # "stars" counts things: the phrase lists "the number of stars" (as a count is asked for), the
+    # question keeps the column's own word
+    question, phrase = clubs.wordings("SELECT member_id, stars FROM rating")
+    assert phrase == "List the member IDs and number of stars of ratings"
+    assert "number" not in question

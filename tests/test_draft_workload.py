@@ -325,14 +325,14 @@ def test_describer_survives_any_read_query(pg_model):
     describe = Describer(model)
     odd = {
         "WITH big AS (SELECT account_id, SUM(amount) AS s FROM trans GROUP BY account_id) SELECT COUNT(*) FROM big": "Count of rows",
-        "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "Account ID of loans or dispositions",
+        "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "Account IDs of loans or dispositions",
         "SELECT account_id FROM loan INTERSECT SELECT account_id FROM disp": "both loans and dispositions",
         "SELECT account_id FROM account EXCEPT SELECT account_id FROM loan WHERE status = 'A'": "with no loan with status 'A'",
         "SELECT a.account_id FROM account a WHERE a.account_id IN (SELECT account_id FROM loan)": "with a loan",
         "SELECT account_id FROM account WHERE account_id NOT IN (SELECT account_id FROM loan)": "without any loans",
         "SELECT loan_id FROM loan WHERE amount > (SELECT AVG(amount) FROM loan)": "above the average",
         "SELECT loan_id FROM loan WHERE amount = (SELECT MAX(amount) FROM loan)": "with the highest",
-        "SELECT loan_id, RANK() OVER (ORDER BY amount DESC) FROM loan": "Loan ID and rank of loans",
+        "SELECT loan_id, RANK() OVER (ORDER BY amount DESC) FROM loan": "Loan IDs and rank of loans",
         "SELECT CASE WHEN amount > 100 THEN 1 ELSE 0 END FROM loan": "computed value",
         "SELECT status, COUNT(*) FROM loan GROUP BY status HAVING COUNT(*) > 5": "having count of loans above 5",
         "SELECT DISTINCT frequency FROM account": "Distinct statement frequency of accounts",

@@ -68,6 +68,7 @@ class Describer(Conditions, Select):
         self._question = False  # heads as questions ("How many cinemas ...?") instead of phrases
         self._in_set = False  # describing one side of UNION / INTERSECT / EXCEPT
         self._having_said = False  # the question's head already says its HAVING
+        self._nested = False  # describing a subquery as a part of the sentence
 
     def __call__(self, sql: str) -> str:
         return self.describe(sql)

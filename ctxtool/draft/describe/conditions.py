@@ -137,17 +137,19 @@ class Conditions:
     _plain: bool
     _question: bool
     _in_set: bool
+    _nested: bool
 
     @contextmanager
     def _as_part(self) -> Iterator[None]:
         """Describe a nested query as a part of the sentence: no question form, no plain labels, not
         inside a set operation; the outer query's state comes back afterwards."""
-        saved = self._plain, self._question, self._in_set
+        saved = self._plain, self._question, self._in_set, self._nested
         self._plain = self._question = self._in_set = False
+        self._nested = True
         try:
             yield
         finally:
-            self._plain, self._question, self._in_set = saved
+            self._plain, self._question, self._in_set, self._nested = saved
 
     def subquery_words(self, sub: exp.Expression) -> tuple[Table | None, str, str]:
         """(its main table, its aggregate or head in words, its conditions in words) of a subquery."""
@@ -269,7 +271,12 @@ class Conditions:
                     word = "Overall"
                 if self._question and word in ("Highest", "Lowest") and not dated(col):
                     word = {"Highest": "Maximum", "Lowest": "Minimum"}[word]  # as questions say it
-                if col is not None and col.category == "number" and counts_things(label):
+                if (
+                    col is not None
+                    and col.category == "number"
+                    and counts_things(label)
+                    and (self._question or word != "Total")
+                ):
                     # a column that counts things: "the average number of horses", "maximum number of"
                     word = {"Highest": "Maximum", "Lowest": "Minimum"}.get(word, word)
                     label = "number of " + label

@@ -8,7 +8,7 @@ from typing import Any
 from sqlglot import exp
 
 from ctxtool.dialects import positional_style
-from ctxtool.draft.describe.conditions import other_end
+from ctxtool.draft.describe.conditions import counts_things, other_end
 from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
@@ -122,6 +122,12 @@ def _picks_rows(scope: Scope, node: exp.Expression) -> bool:
         return False
     col = scope.column(node.this) or scope.column(node.args.get("expression"))
     return col is not None and not col.repeats
+
+
+def _acronyms(one: str, many: str) -> str:
+    """The plural of a label ending in an acronym: "account IDs" (not "account Ids")."""
+    last = one.rsplit(" ", 1)[-1]
+    return one + "s" if len(last) > 1 and last.isupper() and last.isalpha() else many
 
 
 class Select:
@@ -269,7 +275,16 @@ class Select:
             if sel.args.get("distinct") is not None:
                 head = "Distinct " + " and ".join(plain) + f" of {subject}"
             else:
-                listed = _and_list(plain) if plain else "details"
+                # "List the names and ages of members", as a list is asked for (a part of a
+                # sentence keeps its labels: "the name of the member with ...")
+                said = (
+                    [_acronyms(p, m) for p, m in zip(plain, many, strict=True)] if not self._nested else plain
+                )
+                if not self._nested and not self._question:
+                    for k, c in plain_cols.items():  # "the number of followers", as a count is asked
+                        if c is not None and c.category == "number" and counts_things(plain[k]):
+                            said[k] = "number of " + plain[k]
+                listed = _and_list(said) if said else "details"
                 head = (listed[0].upper() + listed[1:]) + f" of {subject}"
             if n and order_words:
                 tail = f", top {n} by {order_words}"
