@@ -209,6 +209,8 @@ CREATE TABLE dog (dog_id int PRIMARY KEY, name text NOT NULL, kennel_id int REFE
 INSERT INTO dog SELECT i, 'Dog ' || i, 1 + i % 6, (ARRAY['A1','B2','C3'])[1 + i % 3], 'L' || i,
                        DATE '2015-01-01' + i * 30
                   FROM generate_series(1, 30) i;
+CREATE TABLE match (match_id int PRIMARY KEY, winner_id int REFERENCES dog, loser_id int REFERENCES dog);
+INSERT INTO match SELECT i, 1 + i % 5, 6 + i % 5 FROM generate_series(1, 20) i;
 ANALYZE;
 """
 
@@ -260,3 +262,13 @@ def test_run_together_labels_split_at_their_head_word():
     assert words_of("birthdate") == "birth date" and words_of("useracct") == "user account"
     assert words_of("velocity") == "velocity" and words_of("nickname") == "nickname"
     assert words_of("password") == "password" and words_of("stuid") == "stuid"
+
+
+def test_a_breakdown_by_the_key_of_another_table(codes):
+    """ "How many dogs are there for each kennel ID?": the number key users read off a listing; not
+    for a table referencing the same one twice (winner and loser: one word tells them apart)."""
+    found = {d.text: d.item["sql"] for d in codes.values() if d.origin == "schema:breakdown-key"}
+    assert found["How many dogs are there for each kennel ID?"] == (
+        "SELECT dog.kennel_id, COUNT(*) AS dog_count FROM dog GROUP BY dog.kennel_id"
+    )
+    assert not [q for q in found if q.startswith("How many matches")]
