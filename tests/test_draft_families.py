@@ -197,3 +197,78 @@ def test_the_coarser_dimensions_are_kept_first():
     }  # fmt: skip
     model = Model(snap)
     assert [c.name for c in categories(model.table("worker"), model)] == ["gender", "grade", "wing"]
+
+
+CODES_SCHEMA = """
+CREATE TABLE ref_grade (grade_code text PRIMARY KEY, grade_description text);
+INSERT INTO ref_grade VALUES ('A1', 'Top grade'), ('B2', 'Middle grade'), ('C3', 'Low grade');
+CREATE TABLE kennel (kennel_id int PRIMARY KEY, name text NOT NULL, town text);
+INSERT INTO kennel SELECT i, 'Kennel ' || i, 'Town ' || (i % 3) FROM generate_series(1, 6) i;
+CREATE TABLE dog (dog_id int PRIMARY KEY, name text NOT NULL, kennel_id int REFERENCES kennel,
+                  grade_code text REFERENCES ref_grade, lastname text, birthdate date);
+INSERT INTO dog SELECT i, 'Dog ' || i, 1 + i % 6, (ARRAY['A1','B2','C3'])[1 + i % 3], 'L' || i,
+                       DATE '2015-01-01' + i * 30
+                  FROM generate_series(1, 30) i;
+CREATE TABLE match (match_id int PRIMARY KEY, winner_id int REFERENCES dog, loser_id int REFERENCES dog);
+INSERT INTO match SELECT i, 1 + i % 5, 6 + i % 5 FROM generate_series(1, 20) i;
+ANALYZE;
+"""
+
+
+@pytest.fixture(scope="module")
+def codes(_pg15_admin):
+    import psycopg
+
+    name = unique_name("ctx_drc")
+    dsn = _pg_create(_pg15_admin, name)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(CODES_SCHEMA)
+    with connect(dsn, statement_timeout=10, row_cap=1000) as conn:
+        snap = build(conn, profile=True)
+        yield {d.text: d for d in draft("templates", snap, connector=conn, max_templates=None).drafts}
+    _pg_drop(_pg15_admin, name)
+
+
+def test_a_code_table_is_looked_up_by_its_code(codes):
+    """ "What is the description of the grade with code 'A1'?": a table keyed by a code people type."""
+    found = [d for d in codes.values() if d.origin == "schema:lookup-by-code"]
+    assert found and all(d.status == "kept" for d in found)
+    d = found[0]
+    assert re.fullmatch(r"What is the description of the grade with grade code '\w\d'\?", d.text)
+    assert re.search(
+        r"SELECT ref_grade\.grade_description FROM ref_grade WHERE ref_grade\.grade_code = '\w\d'$",
+        d.item["sql"],
+    )
+
+
+def test_the_parent_of_a_named_child(codes):
+    """ "Which kennel does the dog named 'Dog 3' belong to?": the parent's name by the child's, and
+    a column describing the parent (one asked column, one returned)."""
+    found = {d.text: d.item["sql"] for d in codes.values() if d.origin == "schema:join-parent-of-named"}
+    name = next(q for q in found if q.startswith("What is the name of the kennel of the dog named 'Dog "))
+    assert found[name].startswith("SELECT kennel.name FROM dog JOIN kennel ON ")
+    town = next(q for q in found if q.startswith("What is the town of the kennel of the dog named"))
+    assert found[town].startswith("SELECT kennel.town FROM dog JOIN kennel ON ")
+    grade = next(q for q in found if q.startswith("What is the description of the grade of the dog named"))
+    assert "SELECT ref_grade.grade_description FROM dog JOIN ref_grade" in found[grade]
+
+
+def test_run_together_labels_split_at_their_head_word():
+    """``lastname`` / ``invoicedate`` are two words (the dictionary holds the compound, or cuts it
+    elsewhere); a common word of its own stays whole."""
+    from ctxtool.draft.names import words_of
+
+    assert words_of("lastname") == "last name" and words_of("invoicedate") == "invoice date"
+    assert words_of("birthdate") == "birth date" and words_of("useracct") == "user account"
+    assert words_of("velocity") == "velocity" and words_of("nickname") == "nickname"
+    assert words_of("password") == "password" and words_of("stuid") == "stuid"
+
+
+def test_a_breakdown_by_the_key_of_another_table(codes):
+    """ "How many dogs are there for each kennel ID?": the number key users read off a listing; not
+    for a table referencing the same one twice (winner and loser: one word tells them apart)."""
+    found = {d.text: d.item["sql"] for d in codes.values() if d.origin == "schema:breakdown-key"}
+    assert found["How many dogs are there for each kennel ID?"] == (
+        "SELECT dog.kennel_id, COUNT(*) AS dog_count FROM dog GROUP BY dog.kennel_id"
+    )
+    assert not [q for q in found if q.startswith("How many matches")]

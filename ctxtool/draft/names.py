@@ -154,11 +154,35 @@ def split_compound(part: str) -> list[str]:
     pieces = wordninja.split(low)
     if len(pieces) == 2 and pieces[1] == "name" and pieces[0] in _NAME_PREFIX:
         return [_NAME_PREFIX[pieces[0]], "name"]
-    if len(pieces) < 2 or any(len(p) < 3 and p not in ABBREVIATIONS for p in pieces):
-        return [part]
-    if len(pieces) > 3:
-        return [part]
+    if len(pieces) < 2 or len(pieces) > 3 or any(len(p) < 3 and p not in ABBREVIATIONS for p in pieces):
+        return _head_split(low) or [part]
     return pieces
+
+
+# The words a column label ends in ("last name", "birth date", "user account"): a run-together
+# label whose last piece is one of these, after a real word, is those two words, though a dictionary
+# may hold the compound whole (``lastname``) or cut it elsewhere (``invoicedate`` -> in, voice, date).
+_HEAD_WORDS = frozenset(
+    "name date time id code type number count amount price year status address city state country "
+    "title level rank score rate total size length".split()
+)
+
+
+_COMMON_COST = 12.5  # wordninja's cost of a word among English's ~20,000 most frequent
+
+
+def _head_split(low: str) -> list[str] | None:
+    """``low`` as a word and a head word (or a known abbreviation) when it reads as one."""
+    import wordninja
+
+    known = wordninja.DEFAULT_LANGUAGE_MODEL._wordcost
+    if known.get(low, 99.0) < _COMMON_COST:  # a common word of its own (velocity, nickname)
+        return None
+    for i in range(len(low) - 2, 3, -1):  # the shortest head first; the first word 4+ letters
+        first, head = low[:i], low[i:]
+        if (head in _HEAD_WORDS or (head in ABBREVIATIONS and len(head) > 2)) and first in known:
+            return [first, head]
+    return None
 
 
 def words_of(identifier: str) -> str:

@@ -149,6 +149,7 @@ class QuestionDrafter:
                     "lookup-column",
                     t,
                 )
+        self.lookups_by_code(t, names, shown)
         for meas in measures(t):
             mc = m.col(meas)
             label = meas.label
@@ -357,6 +358,30 @@ class QuestionDrafter:
                     t,
                 )
 
+    def lookups_by_code(self, t: Table, names: list[Column], shown: list[Column]) -> None:
+        """ "What is the description of the role with role code 'ED'?": a table keyed by a code
+        people type (a text key of its own, not its name) looked up by that code."""
+        m = self.m
+        keys = t.pk_columns
+        if len(keys) != 1:
+            return
+        key = keys[0]
+        if (
+            key in names
+            or not _natural_key(key)
+            or key.category != "text"
+            or not (values := m.values(key, 1))
+        ):
+            return
+        v = values[0]
+        for c in [c for c in shown if c is not key][:MAX_LOOKUPS]:
+            self.add(
+                f"What {verb(c.label)} the {c.label} of the {t.names.singular} with {key.label} {say(v, key)}?",
+                f"SELECT {m.col(c)} FROM {m.table_sql(t)} WHERE {m.col(key)} = {m.literal(v, key)}",
+                "lookup-by-code",
+                t,
+            )
+
     def borrowed_names(self, t: Table) -> tuple[list[Column], str] | None:
         """The names of a table with none of its own, from the one table it references row for row
         (a subtype or role: each ``body_builder`` row is one person): (those columns, the join)."""
@@ -380,12 +405,13 @@ class QuestionDrafter:
         if c.name.lower() == p.name.lower() or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
             return
         pnames = naming(p)
+        cnames = naming(c)
+        src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
+        self.parent_of_named(j, cnames, pnames, src)
         if not pnames:
             return
         self._most_and_without(j, pnames, c.names.plural, "join-top")
-        cnames = naming(c)
         if cnames:
-            src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
             self.add(
                 f"Show the {the_names(cnames)} of all {c.names.plural} and the {the_names(pnames)} of their "
                 f"{p.names.plural}.",
@@ -395,6 +421,26 @@ class QuestionDrafter:
                 p,
             )
             self.of_named(pnames, cnames, p, src, "join-of-named", c, p)
+
+    def parent_of_named(self, j: Join, cnames: list[Column], pnames: list[Column], src: str) -> None:
+        """ "Which artist does the album named 'X' belong to?": the parent's name (and a column
+        or two describing it) looked up by the name of one of its children (named by one column)."""
+        m = self.m
+        c, p = j.child, j.parent
+        if len(cnames) != 1 or not (values := m.values(cnames[0], 1)):
+            return
+        name, v = cnames[0], values[0]
+        others = [[col] for col in describing(p) if col not in pnames and not col.in_fk and not col.in_pk]
+        for cols in ([pnames] if pnames else []) + others[: 3 - bool(pnames)]:
+            said = the_names(cols, 1) if cols is pnames else cols[0].label
+            self.add(
+                f"What {verb(said)} the {said} of the {p.names.singular} of the {c.names.singular} named "
+                f"{say(v, name)}?",
+                f"SELECT {self.cols(cols)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
+                "join-parent-of-named",
+                c,
+                p,
+            )
 
     def of_named(
         self, pnames: list[Column], shown: list[Column], p: Table, src: str, kind: str, *tables: Table

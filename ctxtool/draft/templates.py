@@ -100,6 +100,23 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
     return own + readable(refs)[:MAX_REFERENCES]
 
 
+def keyed_by(table: Table, model: Model) -> list[Column]:
+    """The number keys of other tables that ``table``'s rows share ("How many documents are there
+    for each project ID?"): a number, not a dimension, but the key a user reads off another listing;
+    not one of two references to the same table (one word tells those apart)."""
+    if table.is_link:
+        return []
+    joins = [j for j in model.parents_of(table) if len(j.pairs) == 1]
+    out = []
+    for j in joins:
+        c = j.pairs[0][0]
+        if sum(k.parent is j.parent for k in joins) > 1 or c.category != "number" or c.in_pk:
+            continue
+        if c.repeats and c.distinct is not None and c.distinct > 1:
+            out.append(c)
+    return out[:MAX_REFERENCES]
+
+
 def references(c: Column) -> bool:
     """A text foreign key of a table that is not a link table, whose values repeat (a code many
     rows share: people type codes; surrogate numbers are never dimensions)."""
@@ -287,6 +304,15 @@ class TemplateDrafter:
                     "schema:count-where",
                     t,
                 )
+        for c in keyed_by(t, m):
+            cc = m.col(c)
+            self.add(
+                f"How many {p} are there for each {c.label}?",
+                f"SELECT {cc}, COUNT(*) AS {snake(t.name)}_count FROM {src} GROUP BY {cc}",
+                "schema:breakdown-key",
+                t,
+                also=f"Show each {c.label} and the number of {p} with it.",
+            )
         keys = key_columns(t)
         for meas in measures(t):
             mc = m.col(meas)
@@ -438,15 +464,6 @@ class TemplateDrafter:
                 c,
                 p,
             )
-            if values := m.values(cat, 1):
-                v = values[0]
-                self.add(
-                    f"How many {c.names.plural} belong to {p.names.plural} with {cat.label} {say(v, cat)}?",
-                    f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {cc} = {m.literal(v, cat)}",
-                    "schema:join-count-where",
-                    c,
-                    p,
-                )
             for meas in measures(c)[:1]:
                 agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
                 malias = f"{word}_{snake(meas.name)}"
