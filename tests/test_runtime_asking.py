@@ -1,5 +1,5 @@
-"""How people ask for a list: "Which ...", "the different ...", "the most often": words of asking,
-not of what is asked, weigh little against a template worded otherwise.
+"""How people ask: "Which ..." weighs little against a template worded otherwise, "the most often"
+counts, "in descending order of", "the tallest" is the greatest height.
 
 The templates are our own (a small library: books, loans of books); no database is needed, the
 matcher alone ranks them.
@@ -11,7 +11,7 @@ import math
 
 from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.index import ASKING_WEIGHT, ItemIndex
-from ctxtool.runtime.matching import Matcher, derived_parts
+from ctxtool.runtime.matching import Matcher
 from ctxtool.runtime.text import content_tokens
 
 ITEMS = [
@@ -39,47 +39,6 @@ def _by_index(question: str) -> dict:
     return {c.template.index: c for c in _matcher().rank(question, [])}
 
 
-def test_the_different_things_are_the_things():
-    # "What are the different genres" asks for the genres: a template without "different" explains it
-    cands = _by_index("What are the different genres of the books?")
-    assert "__distinct" not in cands[0].unexplained
-    assert cands[0].unexplained == []
-    # a wording that says "different" still asks more than a question that does not
-    assert "__distinct" in _by_index("How many genres do the books have?")[2].missing
-
-
-def test_different_in_a_count_says_what_is_counted():
-    # "How many different shelves": only a wording that says "different" explains it (not even a
-    # SQL counting without repeats: near-duplicate counts differ in what they count)
-    counted = Matcher(
-        [
-            compile_item("template", i, {"nl_query": q, "sql": sql}, "postgres")
-            for i, (q, sql) in enumerate(
-                [
-                    ("How many shelves are there?", "SELECT count(*) FROM book"),
-                    ("Count the shelves.", "SELECT count(DISTINCT shelf) FROM book"),
-                    ("Count the different shelves.", "SELECT count(DISTINCT shelf) FROM book"),
-                ]
-            )
-        ],
-        [],
-    )
-    by_index = {c.template.index: c for c in counted.rank("How many different shelves are there?", [])}
-    assert "__distinct" in by_index[0].unexplained
-    assert "__distinct" in by_index[1].unexplained
-    assert "__distinct" not in by_index[2].unexplained
-
-
-def test_the_players_are_who_played():
-    # an agent or action noun and its verb name the same thing; a word's beginning alone does not
-    assert derived_parts({"play"}, {"player", "team"}) == ({"play"}, {"player"})
-    assert derived_parts({"enrollment"}, {"enroll"}) == ({"enrollment"}, {"enroll"})
-    assert derived_parts({"member"}, {"membership"}) == (set(), set())
-    assert derived_parts({"own"}, {"owner"}) == (set(), set())  # too short to tell
-    cands = _by_index("Show the titles of books with members as their borrowers.")
-    assert cands[3].unexplained == [] and cands[3].missing == []
-
-
 def test_which_weighs_as_a_common_word():
     templates = [compile_item("template", i, t, "postgres") for i, t in enumerate(ITEMS)]
     index = ItemIndex(templates)
@@ -98,3 +57,25 @@ def test_most_often_is_most_frequently():
     assert set(content_tokens("the genre that appears most often")) >= {"__max", "__count"}
     assert set(content_tokens("the genre borrowed least often")) >= {"__min", "__count"}
     assert set(content_tokens("most often")) == set(content_tokens("most frequently"))
+
+
+def test_an_adjective_of_a_measure_names_the_measure():
+    # "the tallest" is the greatest height, "older than" a greater age, "how old" the age
+    assert set(content_tokens("the tallest reader")) == set(
+        content_tokens("the reader with the greatest height")
+    )
+    assert set(content_tokens("readers older than 30")) == set(content_tokens("readers with an age over 30"))
+    assert content_tokens("How old is the reader?") == content_tokens("What is the age of the reader?")
+    # the oldest is the earliest born (a date), not a degree of age
+    assert content_tokens("the oldest reader") == ["__min_date", "reader"]
+    assert "__comparative" not in content_tokens("the older readers")
+
+
+def test_an_order_and_its_direction_in_other_words():
+    # "in descending order of" orders, like "ordered by ... descending"; "ordered" alone may be a purchase
+    assert set(content_tokens("the genres in descending order of the count")) >= {"__desc", "__order"}
+    assert set(content_tokens("the genres ordered by frequency descending")) >= {"__desc", "__order"}
+    assert set(content_tokens("titles ordered alphabetically")) == set(
+        content_tokens("titles in alphabetic order")
+    )
+    assert "__order" not in content_tokens("the members who ordered a book")

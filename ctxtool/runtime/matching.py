@@ -49,13 +49,6 @@ _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w
 NAME_WORDS = frozenset(content_tokens("name names"))
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
-# "What are the different card types?" asks for the card types: "different" / "distinct" /
-# "unique" in a question that lists things is how people ask for a list, explained by any template
-# (whether the SQL removes repeats is the template's); in a count ("how many different airports")
-# it says what is counted, and only a wording that says it explains it (a SQL's DISTINCT as well:
-# 2 wrong answers more on the Spider kit, near-duplicate counts). A wording that says "different"
-# still counts against a question that does not.
-_SAID_OF_ANY_LIST = frozenset({"__distinct"})
 
 
 @dataclass
@@ -193,30 +186,6 @@ def compound_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[
                 continue
             short, long = (a, b) if len(a) < len(b) else (b, a)
             if len(short) >= COMPOUND_PART and len(long) - len(short) >= 3 and long.endswith(short):
-                q_out.add(a)
-                t_out.add(b)
-    return q_out, t_out
-
-
-# English nouns of the one who does ("player", "publisher", "advisor") and of the doing ("enrollment"):
-# the verb's word and the noun's name the same thing ("who played", "the players")
-_DERIVED = ("er", "or", "ment")
-
-
-def derived_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[str]]:
-    """Words of the question that are the verb of a template word's agent or action noun, or that
-    noun of a template's verb ("play" and "player", "enroll" and "enrollment"), and those template
-    words: stems of at least COMPOUND_PART letters, never operator tokens."""
-    q_out: set[str] = set()
-    t_out: set[str] = set()
-    for a in q_words:
-        if a.startswith("__"):
-            continue
-        for b in t_words:
-            if b.startswith("__") or a == b:
-                continue
-            short, long = (a, b) if len(a) < len(b) else (b, a)
-            if len(short) >= COMPOUND_PART and any(long == short + suffix for suffix in _DERIVED):
                 q_out.add(a)
                 t_out.add(b)
     return q_out, t_out
@@ -421,14 +390,11 @@ class Matcher:
                 asked_which = set(returned)
             elif q_set & returned:
                 asked_which = {"which"}
-        listing = _SAID_OF_ANY_LIST if "__count" not in q_set else frozenset()
         for p_i, phrasing in enumerate(tpl.phrasings):
             t_set = set(phrasing.tokens)
-            explained = q_set & (t_set | bound_descr | self._returned_words(tpl) | asked_which | listing)
+            explained = q_set & (t_set | bound_descr | self._returned_words(tpl) | asked_which)
             q_parts, t_wholes = compound_parts(q_set - explained, t_set - q_set)
-            q_derived, t_derived = derived_parts(q_set - explained - q_parts, t_set)
-            explained |= q_parts | q_derived
-            t_wholes |= t_derived
+            explained |= q_parts
             facets: list[FacetUse] = []
             f_used = set(used)
             equal_to: set[str] = set()  # columns a chosen facet already holds equal to a value

@@ -401,6 +401,13 @@ def _content_tokens(text: str) -> tuple[str, ...]:
         if w in STOPWORDS:
             continue
         base, degree = lemma(w)
+        if base in DIMENSIONS:  # "the tallest", "older than 30", "how old": the measure
+            noun, most, more = DIMENSIONS[base]
+            than = any(t.lower == "than" for t in toks[k + 1 : k + 4])
+            op = most if degree == "superlative" else more if degree == "comparative" and than else None
+            if op is not None or degree != "superlative":
+                out.extend([op, noun] if op else [noun])
+                continue
         if degree == "superlative":
             out.append("__superlative")
         elif degree == "comparative" and any(t.lower == "than" for t in toks[k + 1 : k + 4]):
@@ -420,6 +427,14 @@ def _content_tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# adjectives of a measure: its noun and the operators of the superlative and comparative ("the tallest"
+# the greatest height, "older than" a greater age; "the oldest" is the earliest born: CANONICAL_WORDS)
+DIMENSIONS: dict[str, tuple[str, str | None, str | None]] = {
+    "tall": ("height", "__max", "__gt"),
+    "heavy": ("weight", "__max", "__gt"),
+    "old": ("age", None, "__gt"),
+    "young": ("age", None, "__lt"),
+}
 # the usual short and other names of a person's names (column names "fname", "lname")
 _NAME_WORDS = {"fname": "firstname", "forename": "firstname", "lname": "lastname", "surname": "lastname"}
 _AGGREGATES = frozenset({"__count", "__avg", "__sum", "__max", "__min"})
