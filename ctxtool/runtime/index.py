@@ -14,6 +14,12 @@ from collections.abc import Iterable, Sequence
 
 from ctxtool.runtime.compiled import Compiled
 
+# words that ask rather than say what is asked for (text.py keeps a sentence's first "which": it asks
+# for the things themselves, which a template returning rows answers); said by both sides they weigh
+# as any word (capped either way: 1 wrong answer more on the Spider kit, near-duplicate templates)
+ASKING = frozenset({"which"})
+ASKING_WEIGHT = math.log(2.0)
+
 
 class ItemIndex:
     def __init__(self, items: Sequence[Compiled]) -> None:
@@ -36,8 +42,14 @@ class ItemIndex:
         """Rare words weigh more; a word no item uses weighs most (it is what the set does not cover)."""
         return self._idf.get(token, self._unknown)
 
-    def weight(self, tokens: Iterable[str]) -> float:
-        return sum(self.idf(t) for t in tokens)
+    def weight(self, tokens: Iterable[str], shared: Iterable[str] = ()) -> float:
+        """The summed IDF of ``tokens``; an asking word ("Which department ...") that only one side
+        says (not in ``shared``) is no content however few wordings begin with it: it weighs as a
+        word half of them say."""
+        both = set(shared)
+        return sum(
+            min(self.idf(t), ASKING_WEIGHT) if t in ASKING and t not in both else self.idf(t) for t in tokens
+        )
 
     def vocabulary(self) -> set[str]:
         return set(self.postings)

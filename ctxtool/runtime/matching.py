@@ -441,11 +441,14 @@ class Matcher:
                 equal_to |= fixed
                 explained |= new
                 f_used |= {i for i, _ in fb.values()}
-            w_q = self.index.weight(q_tokens)
-            q_cov = self.index.weight([t for t in q_tokens if t in explained]) / w_q if w_q else 1.0
-            w_t = self.index.weight(t_set)
+            both = q_set & t_set
+            w_q = self.index.weight(q_tokens, both)
+            q_cov = self.index.weight([t for t in q_tokens if t in explained], both) / w_q if w_q else 1.0
+            w_t = self.index.weight(t_set, both)
             t_cov = (
-                self.index.weight(t_set & (q_set | bound_descr | literal_words | asked_which | t_wholes))
+                self.index.weight(
+                    t_set & (q_set | bound_descr | literal_words | asked_which | t_wholes), both
+                )
                 / w_t
                 if w_t
                 else 0.5

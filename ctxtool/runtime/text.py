@@ -25,6 +25,8 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("most common", "__max __count"),
     ("most frequent", "__max __count"),
     ("most frequently", "__max __count"),
+    ("most often", "__max __count"),
+    ("least often", "__min __count"),
     ("least common", "__min __count"),
     ("least frequent", "__min __count"),
     ("least frequently", "__min __count"),
@@ -76,7 +78,16 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("earlier than", "__before"),
     ("later than", "__after"),
     ("sum of", "__sum"),
-    # an order is not a grouping: "ordered by points" keeps its rows
+    # an order is not a grouping: "ordered by points" keeps its rows; "in descending order of
+    # points" is "ordered by points, descending" (the word "order" alone may be a thing: orders)
+    ("reverse alphabetical order", "__desc __order"),
+    ("reverse alphabetic order", "__desc __order"),
+    ("descending order", "__desc __order"),
+    ("decreasing order", "__desc __order"),
+    ("ascending order", "__asc __order"),
+    ("increasing order", "__asc __order"),
+    ("alphabetical order", "__asc __order"),
+    ("alphabetic order", "__asc __order"),
     ("in order of", "__order"),
     ("ordered by", "__order"),
     ("order by", "__order"),
@@ -140,6 +151,7 @@ CANONICAL_WORDS: dict[str, str] = {
     "increasing": "__asc",
     "alphabetical": "__asc",
     "alphabetically": "__asc",
+    "alphabetic": "__asc",
     # "different", "distinct", "unique" say the same of the rows (without repeats)
     "different": "__distinct",
     "distinct": "__distinct",
@@ -309,6 +321,14 @@ def _counting(before: str) -> bool:
 _WHERE = re.compile(r"(?:^|(?<=[.?!]\s))where\b(?=\s+(?:is|are|was|were|do|does|did)\b)", re.I)
 
 
+# "ordered alphabetically", "sorted by age in descending order": the verb of an order followed by its
+# direction is the order itself (alone, "ordered" may be a purchase: "the customers who ordered")
+_ORDERED = re.compile(
+    r"\b(?:ordered|sorted|arranged)\b(?=\s+(?:\w+\s+){0,3}?(?:alphabetically|descending|ascending|"
+    r"decreasing|increasing)\b)"
+)
+
+
 def _canonical_text(text: str) -> str:
     text = _WHERE.sub("location", _relative_which(text))
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
@@ -321,6 +341,7 @@ def _canonical_text(text: str) -> str:
     for rx, words in _NAMES:
         low = rx.sub(words, low)
     low = _PLACE_NOT_AMOUNT.sub(" ", low)
+    low = _ORDERED.sub("__order", low)
     low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
     low = _COMPOUND_NUMBER.sub(
         lambda m: m.group(0) if _counting(m.group(1)) else f"{m.group(1)} numeral{m.group(2)} ", low
@@ -380,6 +401,13 @@ def _content_tokens(text: str) -> tuple[str, ...]:
         if w in STOPWORDS:
             continue
         base, degree = lemma(w)
+        if base in DIMENSIONS:  # "the tallest", "older than 30", "how old": the measure
+            noun, most, more = DIMENSIONS[base]
+            than = any(t.lower == "than" for t in toks[k + 1 : k + 4])
+            op = most if degree == "superlative" else more if degree == "comparative" and than else None
+            if op is not None or degree != "superlative":
+                out.extend([op, noun] if op else [noun])
+                continue
         if degree == "superlative":
             out.append("__superlative")
         elif degree == "comparative" and any(t.lower == "than" for t in toks[k + 1 : k + 4]):
@@ -399,6 +427,14 @@ def _content_tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+# adjectives of a measure: its noun and the operators of the superlative and comparative ("the tallest"
+# the greatest height, "older than" a greater age; "the oldest" is the earliest born: CANONICAL_WORDS)
+DIMENSIONS: dict[str, tuple[str, str | None, str | None]] = {
+    "tall": ("height", "__max", "__gt"),
+    "heavy": ("weight", "__max", "__gt"),
+    "old": ("age", None, "__gt"),
+    "young": ("age", None, "__lt"),
+}
 # the usual short and other names of a person's names (column names "fname", "lname")
 _NAME_WORDS = {"fname": "firstname", "forename": "firstname", "lname": "lastname", "surname": "lastname"}
 _AGGREGATES = frozenset({"__count", "__avg", "__sum", "__max", "__min"})
