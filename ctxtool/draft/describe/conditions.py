@@ -412,12 +412,7 @@ class Conditions:
                     label = self.label(scope, yc, left)
                     if cls is exp.EQ:
                         return yc.table, f"with {label} in {_value_text(right)}"
-                    when = {
-                        "above ": "after ",
-                        "below ": "before ",
-                        "of at least ": "in or after ",
-                        "of at most ": "in or before ",
-                    }.get(word, word)
+                    when = _when(word, "in")
                     return yc.table, f"with {label} year {when}{_value_text(right)}"
                 col = scope.column(left)
                 if col is not None and _is_value(right):
@@ -429,12 +424,7 @@ class Conditions:
                             else f"that are not {label}"
                         )
                     if dated(col) and cls is not exp.EQ:
-                        when = {
-                            "above ": "after ",
-                            "below ": "before ",
-                            "of at least ": "on or after ",
-                            "of at most ": "on or before ",
-                        }.get(word, word)
+                        when = _when(word, "on")
                         return col.table, f"with {label} {when}{_value_text(right, col)}"
                     if yearly(col, label) and cls in (exp.GT, exp.LT, exp.GTE, exp.LTE):
                         # a year is a point in time: "with year after 2000", "in or before 1990"
@@ -473,3 +463,14 @@ class Conditions:
         return None, "matching " + node.sql(
             dialect=self.m.dialect if self.m.dialect != "spanner" else "bigquery"
         )
+
+
+def _when(word: str, at: str) -> str:
+    """A comparison word said of a point in time: "above" -> "after", "of at least" -> "in or after"
+    (a year) or "on or after" (a date)."""
+    return {
+        "above ": "after ",
+        "below ": "before ",
+        "of at least ": f"{at} or after ",
+        "of at most ": f"{at} or before ",
+    }.get(word, word)
