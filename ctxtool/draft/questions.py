@@ -423,7 +423,7 @@ class QuestionDrafter:
             self.of_named(pnames, cnames, p, src, "join-of-named", c, p)
 
     def parent_of_named(self, j: Join, cnames: list[Column], pnames: list[Column], src: str) -> None:
-        """ "Which artist does the album named 'X' belong to?": the parent's name (and a column
+        """ "Which owner does the dog named 'X' belong to?": the parent's name (and a column
         or two describing it) looked up by the name of one of its children (named by one column)."""
         m = self.m
         c, p = j.child, j.parent
@@ -445,7 +445,7 @@ class QuestionDrafter:
     def of_named(
         self, pnames: list[Column], shown: list[Column], p: Table, src: str, kind: str, *tables: Table
     ) -> None:
-        """ "What are the titles of the albums of the artist named 'X'?": the rows of a parent one
+        """ "What are the names of the dogs of the owner named 'X'?": the rows of a parent one
         names (``src`` joins them); a parent named by one column only (two say a person, whose
         values a question gives apart)."""
         m = self.m
@@ -477,7 +477,7 @@ class QuestionDrafter:
                 src = (
                     f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)} "
                     f"JOIN {m.table_sql(b)} ON {m.join_on(other)}"
-                )  # "the names of the tracks of the playlist named 'X'"
+                )  # "the names of the members of the club named 'X'"
                 self.of_named(anames, bnames, a, src, "link-of-named", link, a, b)
 
     def _most_and_without(self, j: Join, names: list[Column], counted: str, top_kind: str) -> None:

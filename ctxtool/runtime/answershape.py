@@ -42,7 +42,7 @@ def name_words(name: str) -> list[str]:
 
 
 def _words_meet(said: set[str], words: set[str]) -> bool:
-    """A word of ``said`` is one of ``words``, or one is the other's abbreviation (stu / student)."""
+    """A word of ``said`` is one of ``words``, or one is the other's abbreviation (mem / member)."""
     for a in said:
         for b in words:
             if a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a))):
@@ -265,7 +265,7 @@ _AGGREGATE_CALL = re.compile(r"\b(?:count|sum|avg|min|max)\s*\(", re.I)
 def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "") -> str | None:
     """A reason when one side counts and the other does not: "how many X" answered by the X
     themselves (no aggregate in the SQL, no returned column that holds the count of X, as a
-    ``faculty`` column holds the number of faculty, and no "how many" in the template's own words
+    ``staff`` column holds the number of staff, and no "how many" in the template's own words
     either), or "what are the X" answered by one count."""
     sql = tpl.sql
     if _ASKS_COUNT.search(question) and not _AGGREGATE_CALL.search(sql):
@@ -354,7 +354,7 @@ def asked_items(question: str) -> list[str]:
 
 def asks_for_two(question: str, tpl: Any) -> str | None:
     """A reason when the question asks for more things than the template returns columns ("the
-    allergies and their types", "the names and ages of ...", "the first name, GPA and phone") or
+    hobbies and their kinds", "the names and ages of ...", "the first name, rating and phone") or
     asks for ids or codes and the template returns names only ("List the count and the company id"): a
     thing asked would be missing from the answer. One aggregate alone answers "the count and ..."."""
     items = asked_items(question)
@@ -414,8 +414,8 @@ _ORDERED = re.compile(r"\border\s+by\s+(?:\w+\s*\(\s*)?([\w.\"]+)|\b(?:max|min)\
 
 def age_end(question: str, tpl: Any) -> str | None:
     """A reason when the question asks for "the youngest" or "the oldest" and the SQL takes the end
-    of a column that holds no age, birth date or year ("the youngest student with a GPA above 3"
-    answered by the lowest GPA): the stated adjective decides the order and the SQL drops it. "The
+    of a column that holds no age, birth date or year ("the youngest member with a rating above 3"
+    answered by the lowest rating): the stated adjective decides the order and the SQL drops it. "The
     oldest id" names its column."""
     m = _OF_AGE.search(question)
     own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
@@ -428,7 +428,7 @@ def age_end(question: str, tpl: Any) -> str | None:
     if any(w.startswith(a) or (len(w) >= 3 and a.startswith(w)) for w in words for a in _AGE_WORDS):
         return None
     tables = {w for t in tpl.tables for w in name_words(t)}
-    own = {w for w in words if not _words_meet({w}, tables)}  # stu_gpa of student: gpa
+    own = {w for w in words if not _words_meet({w}, tables)}  # mem_rating of member: rating
     if m.group(1) and _words_meet(set(content_tokens(m.group(1))), own):
         return None
     return f"the question asks for the {m.group(0).split()[0].lower()}, the SQL orders by {', '.join(cols)}"
@@ -440,9 +440,9 @@ _NEXT_SENTENCE = re.compile(r"[.?!;]\s+\w")
 
 def asked_not_returned(question: str, tpl: Any) -> str | None:
     """A reason when a thing the question asks for names a column the SQL reads but does not return
-    ("the first name and GPA of students whose GPA is ..." answered with the names alone, "List the
+    ("the first name and rating of members whose rating is ..." answered with the names alone, "List the
     votes in descending order" answered with names ordered by votes): the SQL knows the column, the
-    answer leaves it out. Keys and what the outer SELECT computes from a column (``AVG(gpa)``) are
+    answer leaves it out. Keys and what the outer SELECT computes from a column (``AVG(rating)``) are
     not left out; one thing asked by "which" / "what", or named again in a second sentence, is the
     rows themselves."""
     items = asked_items(question)
@@ -475,7 +475,7 @@ _ID_ITEM = re.compile(r"\bids?$", re.I)
 
 def returned_unlisted(question: str, tpl: Any) -> str | None:
     """A reason when the question lists what it asks for, an id among them ("the id and name of the
-    aircraft with the maximum distance"), and the SQL returns no id but a column the question names
+    boat with the maximum length"), and the SQL returns no id but a column the question names
     in its conditions (``SELECT name, distance``): the answer swaps the id for another thing."""
     items = asked_items(question)
     if len(items) < 2 or not tpl.reads.projected or not any(_ID_ITEM.search(i) for i in items):

@@ -91,7 +91,7 @@ UNUSED_VALUE = 0.45  # a value the question states (a code, "both A and B") that
 SPELLED_OTHER = 0.5  # "DVD drives" bound as 'DVD burner'
 COUNT_OR_ROWS = 0.6  # "how many X" is not a list of X, and "what are the X" is not their count
 EXTRA_MEASURE = 0.8  # "how many ... and what are their average ages" against the average alone
-ASKED_TWO = 0.5  # "the allergies and their types" answered with the types alone
+ASKED_TWO = 0.5  # "the hobbies and their kinds" answered with the kinds alone
 NO_AGGREGATE = 0.5  # "the average price" answered with the prices, "the most" with no order
 STRICT_BOUND = 0.5  # "at least 25" answered with "> 25"
 

@@ -295,7 +295,7 @@ _SENTENCE_END = re.compile(r"(?:^|[.?!:;])\s*(?:\S+\s+)?$")
 
 
 def _relative_which(text: str) -> str:
-    """ "which" asks a question only at the start of a sentence ("Which loan has ...", "In which
+    """ "which" asks a question only at the start of a sentence ("Which member has ...", "In which
     year ..."); inside one it only joins a clause ("the buildings which have rooms")."""
     if "which" not in text.lower():
         return text

@@ -23,7 +23,7 @@ from ctxtool.draft.describe.words import (
 from ctxtool.draft.model import Table
 from ctxtool.draft.phrasing import plural_words, verb
 
-# "the singer with the highest age" is "the oldest singer" (said of the rows' own age)
+# "the member with the highest age" is "the oldest member" (said of the rows' own age)
 AGE_SUPERLATIVE = {"highest age": "oldest", "lowest age": "youngest"}
 
 HOW_MANY = {
@@ -69,8 +69,8 @@ def measured(scope: Scope, sel: exp.Select) -> Table | None:
 
 def listed_table(scope: Scope, sel: exp.Select) -> Table | None:
     """The table whose rows a plain list over a join shows, when the FROM table is not it: ``SELECT
-    t.name FROM genre JOIN track ... WHERE genre.name = 'Rock'`` lists tracks ("the names of tracks
-    in the genre with name 'Rock'", as a person names the thing asked for first)."""
+    d.name FROM breed JOIN dog ... WHERE breed.name = 'Collie'`` lists dogs ("the names of dogs
+    of the breed with name 'Collie'", as a person names the thing asked for first)."""
     if sel.args.get("group") is not None or not 2 <= len(scope.order) <= 3 or scope.main is None:
         return None  # (a longer path reads better from the table it starts at)
     tables = set()
@@ -110,7 +110,7 @@ def _count_at_least(sel: exp.Select) -> tuple[str, str] | None:
 
 def _picks_rows(scope: Scope, node: exp.Expression) -> bool:
     """``name = 'a'``, ``name IN ('a', 'b')``, ``name = 'a' OR name = 'b'`` on a column whose every row
-    has its own value: the condition names the rows ("in the genre with name 'Rock'"), where a shared
+    has its own value: the condition names the rows ("of the breed with name 'Collie'"), where a shared
     value describes many ("for accounts with frequency 'monthly'")."""
     while isinstance(node, exp.Paren):
         node = node.this
@@ -493,7 +493,7 @@ class Select:
             ]
             shown_many = [m for p, m in zip(plain, many, strict=True) if p in shown]
             adjective = AGE_SUPERLATIVE.get(order_words) if not group_labels else None
-            if adjective:  # "the oldest singer", "the 3 youngest singers"
+            if adjective:  # "the oldest member", "the 3 youngest members"
                 if n == "1":
                     if not shown:
                         return f"Which {one} is the {adjective}", ""
@@ -511,7 +511,7 @@ class Select:
                 return f"Which {n} {subject} have the {most}", ""
             return f"What are the {_and_list(shown_many)} of the {n} {subject} with the {most}", ""
         if not (sel.args.get("where") or sel.args.get("having") or self._in_set or tail) and many and main:
-            # an unconditioned list: "the name and age of each singer" (the phrase says neither)
+            # an unconditioned list: "the name and age of each member" (the phrase says neither)
             if plain == ["all details"]:
                 return f"What are the details of each {one}", tail
             if sel.args.get("distinct") is None and len(scope_tables(sel)) == 1:
