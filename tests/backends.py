@@ -88,6 +88,21 @@ def _pg_drop(admin_dsn: str, name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@contextlib.contextmanager
+def pg_loaded(admin_dsn: str, prefix: str, sql: str):
+    """A scratch PostgreSQL database with ``sql`` run in it (its DSN), dropped afterwards."""
+    import psycopg
+
+    name = unique_name(prefix)
+    dsn = _pg_create(admin_dsn, name)
+    try:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(sql)
+        yield dsn
+    finally:
+        _pg_drop(admin_dsn, name)
+
+
 @pytest.fixture(scope="session")
 def _pg15_admin() -> str:
     try:

@@ -18,7 +18,7 @@ from ctxtool.connectors import connect
 from ctxtool.draft import draft
 from ctxtool.draft.names import names_a_relationship
 from ctxtool.snapshot import build
-from tests.backends import _pg_create, _pg_drop, unique_name
+from tests.backends import pg_loaded
 
 pytestmark = pytest.mark.postgres
 
@@ -51,14 +51,8 @@ ANALYZE;
 
 @pytest.fixture(scope="module")
 def school_dsn(_pg15_admin):
-    import psycopg
-
-    name = unique_name("ctx_drs")
-    dsn = _pg_create(_pg15_admin, name)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(SCHEMA)
-    yield dsn
-    _pg_drop(_pg15_admin, name)
+    with pg_loaded(_pg15_admin, "ctx_drs", SCHEMA) as dsn:
+        yield dsn
 
 
 @pytest.fixture(scope="module")

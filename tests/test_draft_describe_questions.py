@@ -112,29 +112,24 @@ def test_two_wordings_of_one_query(describer):
 def keyless(_pg15_admin):
     """Tables with no declared keys at all, joined through a link table with a column of its own
     (the shape of many small databases): the query's own joins say who references whom."""
-    import psycopg
+    from tests.backends import pg_loaded
 
-    from tests.backends import _pg_create, _pg_drop, unique_name
-
-    name = unique_name("ctx_keyless")
-    dsn = _pg_create(_pg15_admin, name)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE shelf (shelfid int, shelf_name text, capacity int);"
-            "CREATE TABLE book (bookid int, title text, pages int);"
-            "CREATE TABLE placed (bookid int, shelfid int, slot int);"
-            "CREATE TABLE lending (lendingid int, bookid int, shelfid int, reader text, due date);"
-            "INSERT INTO shelf SELECT i, 'Shelf ' || i, 10 * i FROM generate_series(1, 8) i;"
-            "INSERT INTO book SELECT i, 'Title ' || i, 100 + i FROM generate_series(1, 40) i;"
-            "INSERT INTO placed SELECT i, 1 + i % 8, i % 5 FROM generate_series(1, 40) i;"
-            "INSERT INTO lending SELECT i, i, 1 + i % 8, 'R' || i % 7, DATE '2024-01-01' + i "
-            "FROM generate_series(1, 30) i;"
-            "ANALYZE"
-        )
-    with connect(dsn) as conn:
-        snap = build(conn, profile=True)
-    yield Describer(Model(snap))
-    _pg_drop(_pg15_admin, name)
+    sql = (
+        "CREATE TABLE shelf (shelfid int, shelf_name text, capacity int);"
+        "CREATE TABLE book (bookid int, title text, pages int);"
+        "CREATE TABLE placed (bookid int, shelfid int, slot int);"
+        "CREATE TABLE lending (lendingid int, bookid int, shelfid int, reader text, due date);"
+        "INSERT INTO shelf SELECT i, 'Shelf ' || i, 10 * i FROM generate_series(1, 8) i;"
+        "INSERT INTO book SELECT i, 'Title ' || i, 100 + i FROM generate_series(1, 40) i;"
+        "INSERT INTO placed SELECT i, 1 + i % 8, i % 5 FROM generate_series(1, 40) i;"
+        "INSERT INTO lending SELECT i, i, 1 + i % 8, 'R' || i % 7, DATE '2024-01-01' + i "
+        "FROM generate_series(1, 30) i;"
+        "ANALYZE"
+    )
+    with pg_loaded(_pg15_admin, "ctx_keyless", sql) as dsn:
+        with connect(dsn) as conn:
+            snap = build(conn, profile=True)
+        yield Describer(Model(snap))
 
 
 @pytest.mark.postgres

@@ -17,39 +17,34 @@ from ctxtool.snapshot import build
 @pytest.fixture(scope="module")
 def clubs(_pg15_admin):
     """Members of clubs with ratings, and a venue that references two other tables but is no link."""
-    import psycopg
+    from tests.backends import pg_loaded
 
-    from tests.backends import _pg_create, _pg_drop, unique_name
-
-    name = unique_name("ctx_wording")
-    dsn = _pg_create(_pg15_admin, name)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE club (club_id int PRIMARY KEY, club_name text, founded_year int, season int);"
-            "CREATE TABLE member (member_id int PRIMARY KEY, first_name text, last_name text, age int,"
-            " club_id int REFERENCES club);"
-            "CREATE TABLE rating (rating_id int PRIMARY KEY, member_id int REFERENCES member, stars int,"
-            " hours_spent int);"
-            "CREATE TABLE venue (venue_id int PRIMARY KEY, club_id int REFERENCES club,"
-            " manager_id int REFERENCES member, opened date);"
-            "INSERT INTO club SELECT i, 'Club ' || i, 1950 + i, 2000 + i FROM generate_series(1, 12) i;"
-            "INSERT INTO member SELECT i, 'F' || i, 'L' || i, 20 + i % 30, 1 + i % 12"
-            " FROM generate_series(1, 60) i;"
-            "INSERT INTO rating SELECT i, 1 + i % 60, i % 5, i % 7 FROM generate_series(1, 90) i;"
-            "INSERT INTO venue SELECT i, i, i, DATE '2020-01-01' + i FROM generate_series(1, 12) i;"
-            "CREATE TABLE booking (booking_id int PRIMARY KEY, member_id int REFERENCES member, starts text);"
-            "INSERT INTO booking SELECT i, i, '2024-03-' || lpad((1 + i % 28)::text, 2, '0') || ' 10:00'"
-            " FROM generate_series(1, 30) i;"
-            "CREATE TABLE garden_plot (plot_id int PRIMARY KEY, gname text UNIQUE, gtype text, price int);"
-            "CREATE TABLE visit (visit_id int PRIMARY KEY, gname text REFERENCES garden_plot (gname));"
-            "INSERT INTO garden_plot SELECT i, 'Plot ' || i, 'T' || i % 3, i FROM generate_series(1, 9) i;"
-            "INSERT INTO visit SELECT i, 'Plot ' || (1 + i % 9) FROM generate_series(1, 20) i;"
-            "ANALYZE"
-        )
-    with connect(dsn) as conn:
-        snap = build(conn, profile=True)
-    yield Describer(Model(snap))
-    _pg_drop(_pg15_admin, name)
+    sql = (
+        "CREATE TABLE club (club_id int PRIMARY KEY, club_name text, founded_year int, season int);"
+        "CREATE TABLE member (member_id int PRIMARY KEY, first_name text, last_name text, age int,"
+        " club_id int REFERENCES club);"
+        "CREATE TABLE rating (rating_id int PRIMARY KEY, member_id int REFERENCES member, stars int,"
+        " hours_spent int);"
+        "CREATE TABLE venue (venue_id int PRIMARY KEY, club_id int REFERENCES club,"
+        " manager_id int REFERENCES member, opened date);"
+        "INSERT INTO club SELECT i, 'Club ' || i, 1950 + i, 2000 + i FROM generate_series(1, 12) i;"
+        "INSERT INTO member SELECT i, 'F' || i, 'L' || i, 20 + i % 30, 1 + i % 12"
+        " FROM generate_series(1, 60) i;"
+        "INSERT INTO rating SELECT i, 1 + i % 60, i % 5, i % 7 FROM generate_series(1, 90) i;"
+        "INSERT INTO venue SELECT i, i, i, DATE '2020-01-01' + i FROM generate_series(1, 12) i;"
+        "CREATE TABLE booking (booking_id int PRIMARY KEY, member_id int REFERENCES member, starts text);"
+        "INSERT INTO booking SELECT i, i, '2024-03-' || lpad((1 + i % 28)::text, 2, '0') || ' 10:00'"
+        " FROM generate_series(1, 30) i;"
+        "CREATE TABLE garden_plot (plot_id int PRIMARY KEY, gname text UNIQUE, gtype text, price int);"
+        "CREATE TABLE visit (visit_id int PRIMARY KEY, gname text REFERENCES garden_plot (gname));"
+        "INSERT INTO garden_plot SELECT i, 'Plot ' || i, 'T' || i % 3, i FROM generate_series(1, 9) i;"
+        "INSERT INTO visit SELECT i, 'Plot ' || (1 + i % 9) FROM generate_series(1, 20) i;"
+        "ANALYZE"
+    )
+    with pg_loaded(_pg15_admin, "ctx_wording", sql) as dsn:
+        with connect(dsn) as conn:
+            snap = build(conn, profile=True)
+        yield Describer(Model(snap))
 
 
 @pytest.mark.postgres

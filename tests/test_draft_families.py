@@ -18,7 +18,7 @@ from ctxtool.draft.names import initial_name, without_table_prefix
 from ctxtool.draft.questions import naming
 from ctxtool.draft.templates import categories, measures
 from ctxtool.snapshot import build
-from tests.backends import _pg_create, _pg_drop, unique_name
+from tests.backends import _pg_create, _pg_drop, pg_loaded, unique_name
 
 SCHEMA = """
 CREATE TABLE shop (shop_id int PRIMARY KEY, name text NOT NULL, manager text, phone int,
@@ -43,14 +43,8 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture(scope="module")
 def shop_dsn(_pg15_admin):
-    import psycopg
-
-    name = unique_name("ctx_drf")
-    dsn = _pg_create(_pg15_admin, name)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(SCHEMA)
-    yield dsn
-    _pg_drop(_pg15_admin, name)
+    with pg_loaded(_pg15_admin, "ctx_drf", SCHEMA) as dsn:
+        yield dsn
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from ctxtool.draft.names import pluralize, singularize, words_of
 from ctxtool.draft.phrasing import when, year_span
 from ctxtool.draft.ranking import cut, same_sql, same_wording, sql_key
 from ctxtool.snapshot import build
-from tests.backends import _pg_create, _pg_drop, unique_name
+from tests.backends import pg_loaded
 
 pytestmark = pytest.mark.postgres
 
@@ -52,14 +52,8 @@ ANALYZE;
 
 @pytest.fixture(scope="module")
 def store_dsn(_pg15_admin):
-    import psycopg
-
-    name = unique_name("ctx_drq")
-    dsn = _pg_create(_pg15_admin, name)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(SCHEMA)
-    yield dsn
-    _pg_drop(_pg15_admin, name)
+    with pg_loaded(_pg15_admin, "ctx_drq", SCHEMA) as dsn:
+        yield dsn
 
 
 @pytest.fixture(scope="module")
