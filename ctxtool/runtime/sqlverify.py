@@ -48,6 +48,7 @@ from ctxtool.runtime.conditions import (
     value_of_other_table,
 )
 from ctxtool.runtime.grounding import regrounded
+from ctxtool.runtime.rewording import reword
 from ctxtool.runtime.verify import NEGATION, OPPOSITE
 
 __all__ = [
@@ -191,6 +192,7 @@ def review(
         # words the SQL's constructs explain ("different", "for each", "sorted"): before the checks,
         # which it needs passed (ctxtool.runtime.alignment)
         realign(c, q_tokens, matcher, question)
+        reword(c, q_tokens, matcher, question)
         regrounded(question, entities, c, q_set)
         found = named_disagreements(question, entities, c, q_set, dialect, vocabulary, entity_words)
         if not found:

@@ -1,0 +1,170 @@
+"""Rewording: the question's words that say a template's words in other words.
+
+The word score (:mod:`ctxtool.runtime.matching`) counts a question word as explained only when the
+template's wording (or a value, a returned column) says it, and a word no wording of the set uses
+weighs most. People ask in their own words: a verb of their own for the relation the template's
+joins already hold ("the customers who *hold* an account" for "have"), a misspelling of the
+template's word ("deparment"), a short or long form of it ("info", "bedroom" for "bed"). Such a word
+is no condition the template leaves out, so it is not held against the template; the template's own
+relation verb ("published", "offered") is not asked of the question either.
+
+A verb counts only when the schema does not name it (a column or table word is a thing the question
+asks about, whatever its part of speech), and only for a candidate no check spoke against (a word
+explained here cannot hide a disagreement). Nothing here knows a database: the words come from
+general English (lemminflect's lexicon) and the set's own names.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+from ctxtool.runtime.text import content_tokens, tokenize
+
+try:
+    from lemminflect import getAllLemmas as _lemmas
+except ImportError:  # pragma: no cover - lemminflect is a core dependency
+    _lemmas = None
+
+SPELLED_MIN = 5  # the shortest word a one-letter slip is read as another (shorter words collide)
+PART_MIN = 3  # the shortest word a longer form begins with ("info" of "information", "bed" of "bedroom")
+_MODES = frozenset((os.environ.get("CTXTOOL_REWORD") or "verbs,spelled,parts").split(","))
+
+
+def _surface(text: str) -> dict[str, str]:
+    """Content token -> the word (lower case) it came from, for a wording or a question."""
+    out: dict[str, str] = {}
+    for tok in tokenize(text):
+        for t in content_tokens(tok.text):
+            if not t.startswith("__"):
+                out.setdefault(t, tok.lower.strip("'\""))
+    return out
+
+
+@lru_cache(maxsize=20_000)
+def is_verb(word: str) -> bool:
+    """Whether an English word is read as a verb: lemminflect knows it only as one ("spend",
+    "receive"), or it is a verb's inflected form that is no noun's ("spent", "earned", "held")."""
+    if _lemmas is None or not word.isalpha():
+        return False
+    forms = _lemmas(word)
+    if "VERB" not in forms:
+        return False
+    if "NOUN" not in forms and "ADJ" not in forms:
+        return True
+    verb = forms["VERB"][0]
+    return verb != word and word.endswith(("ed", "ing")) and forms.get("NOUN", (word,))[0] == word
+
+
+def _edits1(a: str, b: str) -> bool:
+    """One letter inserted, dropped, changed or two swapped (Damerau distance 1)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i:] == b[i + 1 :]
+
+
+def _pairs(
+    unexplained: set[str], missing: set[str], q_words: dict[str, str], t_words: dict[str, str]
+) -> tuple[set[str], set[str]]:
+    """The question words and the template words that say one another: a one-letter slip, or one
+    the beginning of the other."""
+    q_out: set[str] = set()
+    t_out: set[str] = set()
+    for u in unexplained:
+        for m in missing:
+            a, b = q_words.get(u, u), t_words.get(m, m)
+            if "spelled" in _MODES and min(len(a), len(b)) >= SPELLED_MIN and _edits1(a, b):
+                q_out.add(u)
+                t_out.add(m)
+            elif "parts" in _MODES:
+                short, long = (a, b) if len(a) < len(b) else (b, a)
+                if len(short) >= PART_MIN and len(long) - len(short) >= 2 and long.startswith(short):
+                    q_out.add(u)
+                    t_out.add(m)
+    return q_out, t_out
+
+
+def _named(word: str, schema: set[str]) -> bool:
+    """The schema names the word, or a word it begins or ends ("direct" of a ``director`` column)."""
+    if word in schema:
+        return True
+    return len(word) >= 4 and any(len(w) >= 4 and (w.startswith(word) or word.startswith(w)) for w in schema)
+
+
+def _lexical(q_cov: float, t_cov: float) -> float:
+    # the word score's weighted harmonic mean (ctxtool.runtime.matching)
+    return 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
+
+
+def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
+    """Count the question words that reword the template's (:func:`_pairs`, relation verbs the
+    schema does not name) as explained and the template's own relation verbs as not asked, for a
+    candidate every check passed: its word score, and its evidence with it, rise."""
+    if matcher is None or getattr(matcher, "calibrated", False) or "off" in _MODES:
+        return
+    if cand.checks < 0.999 or not (cand.unexplained or cand.missing):
+        return
+    tpl = cand.template
+    phrasing = tpl.phrasings[cand.phrasing] if tpl.phrasings else None
+    if phrasing is None:
+        return
+    schema = matcher.all_column_words | matcher.entity_words
+    q_words = _surface(question)
+    t_words = _surface(phrasing.text)
+    unexplained = {t for t in cand.unexplained if not t.startswith("__") and t != "which"}
+    missing = {t for t in cand.missing if not t.startswith("__")}
+    q_done, t_done = _pairs(unexplained, missing, q_words, t_words)
+    if "verbs" in _MODES:
+        q_verbs = {u for u in unexplained - q_done if is_verb(q_words.get(u, u))}
+        t_verbs = {m for m in missing - t_done if is_verb(t_words.get(m, m))}
+        # a verb of each side is a relation each states: "the users who write" is not "the items that
+        # receive"; one side's verb alone is its way of saying what the joins hold
+        if not (q_verbs and t_verbs):
+            q_done |= {u for u in q_verbs if not _named(u, schema)}
+            t_done |= {m for m in t_verbs if not _named(m, schema)}
+    # a question word left unexplained is a condition or a thing the template may not hold: the
+    # question's own words count as reworded only when they leave none
+    if unexplained - q_done:
+        q_done = set()
+    if not q_done and not t_done:
+        return
+    index = matcher.index
+    q_set = set(q_tokens)
+    t_set = set(phrasing.tokens)
+    w_q = index.weight(q_tokens)
+    w_t = index.weight(t_set, q_set & t_set)
+    if w_q <= 0 or w_t <= 0 or cand.evidence <= 0:
+        return
+    still = [t for t in cand.unexplained if t not in q_done]
+    q_cov = max(0.0, (w_q - index.weight(still)) / w_q) if still else 1.0
+    t_left = max(0.0, w_t * (1.0 - cand.t_cov) - index.weight(t_done & set(cand.missing), q_set & t_set))
+    t_cov = 1.0 - t_left / w_t
+    before = matcher.combine(cand.similarity, _lexical(cand.q_cov, cand.t_cov))
+    lexical = _lexical(max(q_cov, cand.q_cov), max(t_cov, cand.t_cov))
+    after = matcher.combine(cand.similarity, lexical)
+    if before <= 0 or after <= before:
+        return
+    ratio = after / before
+    cand.evidence = round(min(cand.evidence * ratio, 1.0), 4)
+    cand.score = round(min(cand.score * ratio, 1.0), 4)
+    cand.lexical = round(max(cand.lexical, lexical), 4)
+    cand.q_cov = round(max(q_cov, cand.q_cov), 3)
+    cand.t_cov = round(max(t_cov, cand.t_cov), 3)
+    cand.unexplained = still
+    cand.missing = [m for m in cand.missing if m not in t_done]

@@ -1,0 +1,79 @@
+"""Rewording (ctxtool.runtime.rewording): question words that say the template's words in other
+words (a relation verb of the question's own, a misspelling, a short form) and the template's own
+relation verbs. Our own small templates and a matcher over them, no database."""
+
+from __future__ import annotations
+
+from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.matching import Matcher
+from ctxtool.runtime.rewording import _edits1, is_verb, reword
+
+
+def test_verbs_are_told_from_nouns():
+    assert is_verb("spend") and is_verb("received") and is_verb("earned")
+    assert not is_verb("boat") and not is_verb("harbour") and not is_verb("name")
+
+
+def test_one_letter_slips():
+    assert _edits1("harbuor", "harbour") and _edits1("harbor", "harbour") and _edits1("harbours", "harbour")
+    assert not _edits1("harbour", "harbour") and not _edits1("sailor", "tailors")
+
+
+def _matcher_and_candidate(question: str, sql: str, nl: str):
+    tpl = compile_item("template", 0, {"nl_query": nl, "sql": sql}, "postgres")
+    matcher = Matcher([tpl], [], semantic=None)
+    cands = matcher.rank(question, [])
+    return matcher, cands[0]
+
+
+SQL = "SELECT count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner_id"
+
+
+def test_a_verb_of_the_question_alone_is_its_way_of_saying_the_join():
+    q = "How many sailors rented a boat?"
+    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    assert "rent" in cand.unexplained
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert cand.evidence > before and not cand.unexplained
+
+
+def test_a_verb_of_each_side_is_two_relations():
+    q = "How many sailors rented a boat?"
+    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors repaired a boat?")
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert cand.evidence == before
+
+
+def test_a_word_left_unexplained_keeps_the_question_words_as_they_are():
+    q = "How many old sailors rented a boat?"
+    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert "rent" in cand.unexplained
+
+
+def test_a_misspelling_and_a_short_form_of_the_template_words():
+    q = "How many sailors have a boat in the harbuor?"
+    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat in the harbour?")
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert cand.evidence > before and not cand.unexplained
+
+
+def test_a_column_word_is_no_relation_verb():
+    sql = "SELECT count(*) FROM sailor WHERE sail_count > 0"
+    q = "How many sailors sailed?"
+    matcher, cand = _matcher_and_candidate(q, sql, "How many sailors are there?")
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert cand.evidence == before
+
+
+def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
+    q = "How many sailors rented a boat?"
+    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    cand.checks = 0.75
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert cand.evidence == before
