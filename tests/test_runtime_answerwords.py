@@ -171,3 +171,27 @@ def test_an_id_asked_and_a_condition_column_returned_instead():
     assert not returned_unlisted(
         q, _tpl("SELECT boat.bno, boat.name FROM boat ORDER BY boat.length DESC LIMIT 1")
     )
+
+
+def test_an_id_the_template_names_and_the_question_does_not_ask():
+    from ctxtool.runtime.answershape import unasked_columns
+    from ctxtool.runtime.compiled import compile_item
+    from ctxtool.runtime.matching import Candidate
+    from ctxtool.runtime.text import content_tokens
+
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "What is the rig and id of the longest boat?",
+            "sql": "SELECT rig, boat_id FROM boat ORDER BY length DESC LIMIT 1",
+        },
+        "postgres",
+    )
+    cand = Candidate(tpl, 0, 0.9, {})
+    assert unasked_columns(set(content_tokens("What is the rig of the longest boat?")), cand, []) == [
+        "boat_id"
+    ]
+    assert (
+        unasked_columns(set(content_tokens("What are the rig and id of the longest boat?")), cand, []) == []
+    )

@@ -155,3 +155,29 @@ def test_not_only_but_also_says_both():
     assert factor == 1.0
     q = "Which sailors do not own a boat?"
     assert grounded_operators(q, [], Candidate(tpl, 0, 0.6, {}), set(content_tokens(q)))[0] < 1
+
+
+def test_how_many_of_a_column_is_a_measure_not_a_count():
+    from ctxtool.runtime.grounding import counted_measures
+
+    tpl = _tpl("SELECT avg(sailing_hours) FROM sailor")
+    assert counted_measures("How many hours do the sailors sail on average?", tpl.column_words)
+    # the things themselves (a table, no column) are counted
+    assert not counted_measures("How many sailors are there?", tpl.column_words)
+    assert not counted_measures("How many hours and how many boats?", tpl.column_words)
+    q = "How many hours do the sailors sail on average?"
+    cand = Candidate(
+        _tpl("SELECT avg(sailing_hours) FROM sailor", "What is the average sailing hours?"), 0, 0.6, {}
+    )
+    assert grounded_operators(q, [], cand, set(content_tokens(q)))[0] == 1.0
+
+
+def test_the_most_things_is_the_thing_counted_most():
+    from ctxtool.runtime.grounding import implied_ops
+
+    counted = "SELECT club FROM sailor GROUP BY club ORDER BY count(*) DESC LIMIT 1"
+    q, t = ops("Which club has the most sailors?"), ops("Which club has the most number of sailors?")
+    assert implied_ops(q, t, sql_realizes(counted)) == {"__count"}
+    # no count in the SQL (the longest boat), or an aggregate the question says: nothing implied
+    assert implied_ops(q, t, sql_realizes("SELECT club FROM boat ORDER BY length DESC LIMIT 1")) == set()
+    assert implied_ops(ops("the club with the most average sailors"), t, sql_realizes(counted)) == set()

@@ -13,11 +13,13 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ctxtool.runtime.grounding import counted_measures
 from ctxtool.runtime.text import content_tokens
 
 # generic words of a column name: what remains says what the column holds
 _GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
 _NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
+_ID_WORDS = frozenset({"id"})
 _COUNT_PHRASE = re.compile(
     r"\b(?:how\s+many|(?:total\s+)?number\s+of|count\s+of|count(?:\s+the)?(?:\s+number\s+of)?)\s+"
     r"(?:the\s+|all\s+(?:the\s+)?)?(?:different\s+|distinct\s+|unique\s+|kinds?\s+of\s+|types?\s+of\s+)?"
@@ -120,6 +122,9 @@ def unasked_columns(q_tokens: set[str], cand: Any, entities: list[Any]) -> list[
         all_words = set(name_words(name))
         # "project_details" of table projects holds details: the table's words say nothing
         words = all_words - _GENERIC - (set(name_words(col.split(".")[0])) if "." in col else set())
+        if not words and all_words & wording & _ID_WORDS and not all_words & said & _ID_WORDS:
+            out.append(name)  # "the type and id of the organisation" asked as "the type of ..."
+            continue
         if not words or not (words & wording):
             continue  # a cryptic column, or one the template's wording does not name either
         if all_words & _GENERIC & said or (all_words & _NAMES and said & _NAMES):
@@ -248,6 +253,8 @@ def extra_measure(question: str, q_tokens: set[str], tpl: Any) -> str | None:
         return None
     if not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", question, re.I):
         return None
+    if counted_measures(question, tpl.column_words):
+        return None  # "how many hours on average": the hours are a column, averaged
     return "the question asks for a count the template does not compute"
 
 

@@ -122,7 +122,37 @@ def _sql_pieces(sql: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _named_measures(question: str, sql: str, q_ops: set[str], realized: frozenset[str]) -> set[str]:
+_COUNT_OF = re.compile(r"\b(?:how\s+many|numbers?\s+of)\s+(?:the\s+)?([a-z]+)", re.I)
+
+
+def counted_measures(question: str, columns: set[str]) -> bool:
+    """Every "how many X" / "the number of X" of the question names a column the SQL reads
+    (``columns``: their content words; "how many hours do the players train", "the average number
+    of stars", "ordered by number of sales"): X is a measure the rows hold, not a thing counted."""
+    found = _COUNT_OF.findall(question)
+    if not found:
+        return False
+    return all(set(content_tokens(w)) and set(content_tokens(w)) <= columns for w in found)
+
+
+def implied_ops(question_ops: set[str], template_ops: set[str], realized: frozenset[str]) -> set[str]:
+    """The operators a question implies that its words do not say: "the range with the most
+    mountains" is the one counted most when the template's SQL counts and takes one end."""
+    extreme = any(_AXES.get(t, ("", 0))[0] == "extreme" for t in question_ops)
+    if (
+        extreme
+        and "__count" in template_ops
+        and "__count" in realized
+        and "one end" in realized
+        and not question_ops & set(_CALLS)
+    ):
+        return {"__count"}
+    return set()
+
+
+def _named_measures(
+    question: str, sql: str, q_ops: set[str], realized: frozenset[str], columns: set[str] = frozenset()
+) -> set[str]:
     """The question's aggregate words that name a column, not a computation: "the phone number of"
     when the SQL reads a phone column (and no "how many" or "the number of" elsewhere), "the total
     horses" when the SQL reads a ``total_horses`` column and sums nothing, "the total number of" of a
@@ -135,6 +165,8 @@ def _named_measures(question: str, sql: str, q_ops: set[str], realized: frozense
             rest = _NUMBER_OF.sub(" ", question)
             if not re.search(r"\bhow\s+many\b|\bcount\b|\bnumbers?\s+of\b", rest, re.I):
                 out.add("__count")
+    if "__count" in q_ops and "__count" not in realized and counted_measures(question, columns):
+        out.add("__count")
     if "__sum" in q_ops and "__sum" not in realized and _TOTAL.search(question):
         if "total" in pieces or ("__count" in q_ops and "__count" in realized):
             out.add("__sum")
@@ -172,7 +204,8 @@ def grounded_operators(
             q_ops.add("__not")
             t_ops.add("__not")
     realized = sql_realizes(tpl.sql)
-    q_ops -= _named_measures(question, tpl.sql, q_ops, realized)
+    q_ops -= _named_measures(question, tpl.sql, q_ops, realized, tpl.column_words)
+    q_ops |= implied_ops(q_ops, t_ops, realized)
     q_ops, t_ops = grounded_ops(q_ops, t_ops, realized)
     return operator_agreement(q_ops, t_ops)
 

@@ -20,6 +20,7 @@ import os
 from functools import lru_cache
 from typing import Any
 
+from ctxtool.runtime.grounding import counted_measures, implied_ops, sql_realizes
 from ctxtool.runtime.text import content_tokens, tokenize
 
 try:
@@ -142,6 +143,13 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     # question's own words count as reworded only when they leave none
     if unexplained - q_done:
         q_done = set()
+    # operator words the SQL grounds: "the most mountains" of a template counting them, "how many
+    # hours" of an hours column (ctxtool.runtime.grounding)
+    q_ops = {t for t in q_tokens if t.startswith("__")}
+    t_ops = {t for t in phrasing.tokens if t.startswith("__")}
+    t_done |= implied_ops(q_ops, t_ops, sql_realizes(tpl.sql)) & set(cand.missing)
+    if "__count" in cand.unexplained and counted_measures(question, tpl.column_words):
+        q_done.add("__count")
     if not q_done and not t_done:
         return
     index = matcher.index
