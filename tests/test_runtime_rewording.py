@@ -77,3 +77,39 @@ def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
     before = cand.evidence
     reword(cand, matcher.question_tokens(q, []), matcher, q)
     assert cand.evidence == before
+
+
+def test_a_longer_form_is_no_word_of_the_same_stem():
+    from ctxtool.runtime.rewording import _pairs
+
+    assert _pairs({"info"}, {"information"}, {}, {}) == ({"info"}, {"information"})
+    assert _pairs({"member"}, {"membership"}, {}, {}) == (set(), set())
+
+
+LIKE_SQL = "SELECT name FROM boat WHERE name LIKE '%' || $1 || '%'"
+
+
+def _like(question: str, nl: str):
+    from ctxtool.runtime.bind import entities_of
+    from ctxtool.runtime.text import find_literals
+
+    tpl = compile_item("template", 0, {"nl_query": nl, "sql": LIKE_SQL}, "postgres")
+    matcher = Matcher([tpl], [], semantic=None)
+    entities = entities_of(find_literals(question), [])
+    cand = matcher.rank(question, entities)[0]
+    return matcher, cand, entities
+
+
+def test_the_words_of_a_like_said_otherwise():
+    q = 'Which boats have the substring "Sea" in their name?'
+    matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    assert cand.evidence > before and "substr" not in cand.unexplained
+
+
+def test_the_template_words_of_a_like_are_asked_when_the_question_says_none():
+    q = 'Which boats did "Sea Wolf" build?'
+    matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
+    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    assert "contain" in cand.missing

@@ -16,6 +16,7 @@ general English (lemminflect's lexicon) and the set's own names.
 
 from __future__ import annotations
 
+import math
 import os
 from functools import lru_cache
 from typing import Any
@@ -30,6 +31,19 @@ except ImportError:  # pragma: no cover - lemminflect is a core dependency
 
 SPELLED_MIN = 5  # the shortest word a one-letter slip is read as another (shorter words collide)
 PART_MIN = 3  # the shortest word a longer form begins with ("info" of "information", "bed" of "bedroom")
+# words that say a piece of text is in a value (a LIKE '%...%'), as content tokens
+PATTERN_WORDS = frozenset(
+    content_tokens("contains includes substring string word phrase part character letter char like pattern")
+)
+# endings that make another word of the same stem ("membership" is no "member", "production" no
+# "product"): a longer form that is the short one and such an ending is not its long form
+SUFFIXES = frozenset(
+    "ship ships ment ments ness er ers or ors ee ees ion ions ation ations ity al ist ists ism hood ance ence"
+    " ing ings ly es ed".split()
+)
+# factors that weigh how well the values fit (the slot's kind, the stored value's distance), not a
+# disagreement of the template with the question
+VALUE_FACTORS = frozenset({"fit", "links", "facets"})
 _MODES = frozenset((os.environ.get("CTXTOOL_REWORD") or "verbs,spelled,parts").split(","))
 
 
@@ -95,7 +109,13 @@ def _pairs(
                 t_out.add(m)
             elif "parts" in _MODES:
                 short, long = (a, b) if len(a) < len(b) else (b, a)
-                if len(short) >= PART_MIN and len(long) - len(short) >= 2 and long.startswith(short):
+                rest = long[len(short) :]
+                if (
+                    len(short) >= PART_MIN
+                    and len(rest) >= 2
+                    and long.startswith(short)
+                    and rest not in SUFFIXES
+                ):
                     q_out.add(u)
                     t_out.add(m)
     return q_out, t_out
@@ -119,8 +139,12 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     candidate every check passed: its word score, and its evidence with it, rise."""
     if matcher is None or getattr(matcher, "calibrated", False) or "off" in _MODES:
         return
-    if cand.checks < 0.999 or not (cand.unexplained or cand.missing):
+    # the value factors weigh how well a value fits its slot: a quoted piece of a name in a LIKE slot
+    # fits no stored value, and says nothing against the words that ask for a LIKE
+    values_only = math.prod(f for name, f in cand.factors.items() if name not in VALUE_FACTORS) >= 0.999
+    if not values_only or not (cand.unexplained or cand.missing):
         return
+    clean = cand.checks >= 0.999
     tpl = cand.template
     phrasing = tpl.phrasings[cand.phrasing] if tpl.phrasings else None
     if phrasing is None:
@@ -130,8 +154,8 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     t_words = _surface(phrasing.text)
     unexplained = {t for t in cand.unexplained if not t.startswith("__") and t != "which"}
     missing = {t for t in cand.missing if not t.startswith("__")}
-    q_done, t_done = _pairs(unexplained, missing, q_words, t_words)
-    if "verbs" in _MODES:
+    q_done, t_done = _pairs(unexplained, missing, q_words, t_words) if clean else (set(), set())
+    if "verbs" in _MODES and clean:
         q_verbs = {u for u in unexplained - q_done if is_verb(q_words.get(u, u))}
         t_verbs = {m for m in missing - t_done if is_verb(t_words.get(m, m))}
         # a verb of each side is a relation each states: "the users who write" is not "the items that
@@ -147,9 +171,17 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     # hours" of an hours column (ctxtool.runtime.grounding)
     q_ops = {t for t in q_tokens if t.startswith("__")}
     t_ops = {t for t in phrasing.tokens if t.startswith("__")}
-    t_done |= implied_ops(q_ops, t_ops, sql_realizes(tpl.sql)) & set(cand.missing)
-    if "__count" in cand.unexplained and counted_measures(question, tpl.column_words):
-        q_done.add("__count")
+    if clean:
+        t_done |= implied_ops(q_ops, t_ops, sql_realizes(tpl.sql)) & set(cand.missing)
+        if "__count" in cand.unexplained and counted_measures(question, tpl.column_words):
+            q_done.add("__count")
+    # "whose name includes the string X", "has X in part of the name", "contains the word X": one
+    # LIKE of a slot, however it is said (the template's words only when the question says one too)
+    if any(s.operator == "like" for s in tpl.slots):
+        said = {t for t in cand.unexplained if t in PATTERN_WORDS}
+        if said or PATTERN_WORDS & set(q_tokens):
+            q_done |= said
+            t_done |= {m for m in cand.missing if m in PATTERN_WORDS}
     if not q_done and not t_done:
         return
     index = matcher.index
