@@ -181,3 +181,16 @@ def test_the_most_things_is_the_thing_counted_most():
     # no count in the SQL (the longest boat), or an aggregate the question says: nothing implied
     assert implied_ops(q, t, sql_realizes("SELECT club FROM boat ORDER BY length DESC LIMIT 1")) == set()
     assert implied_ops(ops("the club with the most average sailors"), t, sql_realizes(counted)) == set()
+
+
+def test_each_of_the_rows_a_template_returns_lists_them():
+    from ctxtool.runtime.grounding import lists_each
+
+    words = {"sailor": {"sailor"}, "boat": {"boat"}}
+    below = _tpl("SELECT name, rating FROM sailor WHERE rating < (SELECT avg(rating) FROM sailor)")
+    q = "What is the name and rating of every sailor whose rating is below average?"
+    assert lists_each(q, Candidate(below, 0, 0.6, {}), words)
+    # groups of another thing, or an aggregate the template does not compute: groups are asked
+    assert not lists_each("What is the average rating for each boat?", Candidate(below, 0, 0.6, {}), words)
+    rows = _tpl("SELECT name, rating FROM sailor")
+    assert not lists_each("How many boats does each sailor have?", Candidate(rows, 0, 0.6, {}), words)

@@ -226,3 +226,39 @@ def regrounded(question: str, entities: list[Any], c: Any, q_set: set[str]) -> N
     c.reasons = [r for r in c.reasons if not r.startswith(_OPERATOR_REASON)]
     if clashes:
         c.reasons.insert(0, _OPERATOR_REASON + ", ".join(clashes))
+
+
+_EVERY = re.compile(r"\b(?:each|every)\s+(?:one\s+)?(?:of\s+(?:the\s+)?)?([a-z][\w-]*)", re.I)
+_GROUPING_REASON = "the question asks per group, the template does not group"
+
+
+def lists_each(question: str, cand: Any, table_words: dict[str, set[str]]) -> bool:
+    """ "the GPA of every student whose GPA is lower than average", "the access counts of each
+    document": "each X" of a template that returns rows of X (one per X already) with every aggregate
+    the question says computed or stated by the template too lists the X, it asks for no groups."""
+    tpl = cand.template
+    if tpl.reads.value_only or tpl.reads.grouped:
+        return False
+    named = [set(content_tokens(w)) for w in _EVERY.findall(question)]
+    if not named:
+        return False
+    own: set[str] = set().union(*(table_words.get(t, set()) for t in tpl.tables)) if tpl.tables else set()
+    if not all(n and n <= own for n in named):
+        return False
+    q_aggs = set(content_tokens(question)) & {"__count", "__avg", "__sum", "__max", "__min"}
+    said = set(tpl.token_set) | set(sql_realizes(tpl.sql))
+    if "one end" in said or "end" in said:
+        said |= {"__max", "__min"}
+    return q_aggs <= said
+
+
+def regrouped(question: str, c: Any, table_words: dict[str, set[str]]) -> None:
+    """Lift the matcher's grouping factor from a candidate whose "each X" lists the X (:func:`lists_each`)."""
+    old = c.factors.get("grouping")
+    if not old or old >= 1.0 or not lists_each(question, c, table_words):
+        return
+    c.factors["grouping"] = 1.0
+    c.score = round(min(c.score / old, 1.0), 4)
+    c.evidence = round(min(c.evidence / old, 1.0), 4)
+    c.checks = round(min(c.checks / old, 1.0), 4)
+    c.reasons = [r for r in c.reasons if r != _GROUPING_REASON]

@@ -47,7 +47,7 @@ from ctxtool.runtime.conditions import (
     unlinked_codes,
     value_of_other_table,
 )
-from ctxtool.runtime.grounding import regrounded
+from ctxtool.runtime.grounding import regrounded, regrouped
 from ctxtool.runtime.rewording import reword
 from ctxtool.runtime.verify import NEGATION, OPPOSITE
 
@@ -191,6 +191,7 @@ def review(
     for c in cands:
         # words the SQL's constructs explain ("different", "for each", "sorted"): before the checks,
         # which it needs passed (ctxtool.runtime.alignment)
+        regrouped(question, c, getattr(matcher, "table_words", {}))
         realign(c, q_tokens, matcher, question)
         reword(c, q_tokens, matcher, question)
         regrounded(question, entities, c, q_set)
