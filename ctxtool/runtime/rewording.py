@@ -8,16 +8,22 @@ template's word ("deparment"), a short or long form of it ("info", "bedroom" for
 is no condition the template leaves out, so it is not held against the template; the template's own
 relation verb ("published", "offered") is not asked of the question either.
 
+The words that ask for a LIKE ("includes the string", "has the substring", "in part of the name")
+are one condition however they are said, and an operator the SQL grounds (the count of "the most
+X", "how many hours" of an hours column: :mod:`ctxtool.runtime.grounding`) is said.
+
 A verb counts only when the schema does not name it (a column or table word is a thing the question
-asks about, whatever its part of speech), and only for a candidate no check spoke against (a word
-explained here cannot hide a disagreement). Nothing here knows a database: the words come from
+asks about, whatever its part of speech), only when it leaves no other question word unexplained, a
+verb on each side is two relations (never paired), and only for a candidate no check spoke against (a
+word explained here cannot hide a disagreement). Measured on the Spider train kit
+(``bench/spider.py``): 30 more covered questions, no wrong answer more; a question verb explained
+whatever else it leaves gave 19 more for 5 wrong. Nothing here knows a database: the words come from
 general English (lemminflect's lexicon) and the set's own names.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from functools import lru_cache
 from typing import Any
 
@@ -44,7 +50,6 @@ SUFFIXES = frozenset(
 # factors that weigh how well the values fit (the slot's kind, the stored value's distance), not a
 # disagreement of the template with the question
 VALUE_FACTORS = frozenset({"fit", "links", "facets"})
-_MODES = frozenset((os.environ.get("CTXTOOL_REWORD") or "verbs,spelled,parts").split(","))
 
 
 def _surface(text: str) -> dict[str, str]:
@@ -104,10 +109,10 @@ def _pairs(
     for u in unexplained:
         for m in missing:
             a, b = q_words.get(u, u), t_words.get(m, m)
-            if "spelled" in _MODES and min(len(a), len(b)) >= SPELLED_MIN and _edits1(a, b):
+            if min(len(a), len(b)) >= SPELLED_MIN and _edits1(a, b):
                 q_out.add(u)
                 t_out.add(m)
-            elif "parts" in _MODES:
+            else:
                 short, long = (a, b) if len(a) < len(b) else (b, a)
                 rest = long[len(short) :]
                 if (
@@ -137,7 +142,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     """Count the question words that reword the template's (:func:`_pairs`, relation verbs the
     schema does not name) as explained and the template's own relation verbs as not asked, for a
     candidate every check passed: its word score, and its evidence with it, rise."""
-    if matcher is None or getattr(matcher, "calibrated", False) or "off" in _MODES:
+    if matcher is None or getattr(matcher, "calibrated", False):
         return
     # the value factors weigh how well a value fits its slot: a quoted piece of a name in a LIKE slot
     # fits no stored value, and says nothing against the words that ask for a LIKE
@@ -155,7 +160,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     unexplained = {t for t in cand.unexplained if not t.startswith("__") and t != "which"}
     missing = {t for t in cand.missing if not t.startswith("__")}
     q_done, t_done = _pairs(unexplained, missing, q_words, t_words) if clean else (set(), set())
-    if "verbs" in _MODES and clean:
+    if clean:
         q_verbs = {u for u in unexplained - q_done if is_verb(q_words.get(u, u))}
         t_verbs = {m for m in missing - t_done if is_verb(t_words.get(m, m))}
         # a verb of each side is a relation each states: "the users who write" is not "the items that
