@@ -52,8 +52,10 @@ SUFFIXES = frozenset(
 VALUE_FACTORS = frozenset({"fit", "links", "facets"})
 
 
+@lru_cache(maxsize=4096)
 def _surface(text: str) -> dict[str, str]:
-    """Content token -> the word (lower case) it came from, for a wording or a question."""
+    """Content token -> the word (lower case) it came from, for a wording or a question (remembered:
+    every candidate of a question reads the question's; never changed by a caller)."""
     out: dict[str, str] = {}
     for tok in tokenize(text):
         for t in content_tokens(tok.text):
@@ -168,6 +170,16 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         if not (q_verbs and t_verbs):
             q_done |= {u for u in q_verbs if not _named(u, schema)}
             t_done |= {m for m in t_verbs if not _named(m, schema)}
+        elif (
+            len(q_verbs) == len(t_verbs) == 1
+            and q_verbs == unexplained - q_done
+            and t_verbs == missing - t_done
+            and not any(_named(v, schema) for v in q_verbs | t_verbs)
+        ):
+            # one verb for another and nothing else different ("the race that occurred most
+            # recently", "held most recently"): the same relation in other words
+            q_done |= q_verbs
+            t_done |= t_verbs
     # a question word left unexplained is a condition or a thing the template may not hold: the
     # question's own words count as reworded only when they leave none
     if unexplained - q_done:
