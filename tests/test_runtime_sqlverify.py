@@ -347,3 +347,15 @@ def test_reverse_templates_are_told_apart_by_the_encoder():
     ]
     reverse_pairs(cands)
     assert cands[0].score == cands[1].score
+
+
+def test_a_word_and_its_prefixed_opposite():
+    from ctxtool.runtime.conditions import prefixed_opposite
+
+    t = "Find all the female members of club $1."
+    assert prefixed_opposite("Find all the male members of club X.", t)
+    assert prefixed_opposite("How many male and female members are there?", "How many female members?")
+    assert prefixed_opposite("Which boats are inactive?", "Which boats are active?")
+    # the same word, a word that only ends like another, a short one: no opposite
+    assert prefixed_opposite("List the female members of club X.", t) is None
+    assert prefixed_opposite("What is the income of each sailor?", "When did each sailor come?") is None

@@ -263,3 +263,31 @@ def inclusive_bound(question: str, entities: list[Any], cand: Any) -> str | None
         if (slot.operator == "gt") == bool(m.group(1)):
             return f"'{m.group(0).strip()} {e.text}' includes {e.text}, the template compares strictly"
     return None
+
+
+# prefixes that make a word's opposite ("female" of "male", "inactive", "unpaid", "non-smoker"); the
+# ones that also begin unrelated words ("in" of "install") only before a longer word
+_OPPOSITE_PREFIXES = ("un", "non", "non-", "dis", "fe")
+_OPPOSITE_PREFIXES_LONG = ("in", "im", "il", "ir")
+_WORDS = re.compile(r"[a-z][a-z-]*", re.I)
+
+
+def _opposite(a: str, b: str) -> bool:
+    """``b`` is ``a`` with a prefix of the opposite ("male" / "female", "active" / "inactive")."""
+    if len(a) < 4 or not b.endswith(a):
+        return False
+    head = b[: -len(a)]
+    return head in _OPPOSITE_PREFIXES or (head in _OPPOSITE_PREFIXES_LONG and len(a) >= 5)
+
+
+def prefixed_opposite(question: str, phrasing_text: str) -> str | None:
+    """A reason when the question says a word whose opposite the template says and the template not
+    the word itself ("the male members" against "the female members", "active" against "inactive"):
+    the encoder rates the two sentences alike; the rows are others."""
+    q_words = {w.lower() for w in _WORDS.findall(question)}
+    t_words = {w.lower() for w in _WORDS.findall(phrasing_text)}
+    for w in q_words - t_words:
+        for v in t_words - {w}:
+            if _opposite(w, v) or (_opposite(v, w) and v not in q_words):
+                return f"the question says {w}, the template {v}"
+    return None
