@@ -101,6 +101,11 @@ def _edits1(a: str, b: str) -> bool:
     return a[i:] == b[i + 1 :]
 
 
+def _spelled(a: str, b: str) -> bool:
+    """One word written for the other with a letter slipped (both long enough to tell)."""
+    return min(len(a), len(b)) >= SPELLED_MIN and _edits1(a, b)
+
+
 def _pairs(
     unexplained: set[str], missing: set[str], q_words: dict[str, str], t_words: dict[str, str]
 ) -> tuple[set[str], set[str]]:
@@ -111,7 +116,7 @@ def _pairs(
     for u in unexplained:
         for m in missing:
             a, b = q_words.get(u, u), t_words.get(m, m)
-            if min(len(a), len(b)) >= SPELLED_MIN and _edits1(a, b):
+            if _spelled(a, b):
                 q_out.add(u)
                 t_out.add(m)
             else:
@@ -162,6 +167,10 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     unexplained = {t for t in cand.unexplained if not t.startswith("__") and t != "which"}
     missing = {t for t in cand.missing if not t.startswith("__")}
     q_done, t_done = _pairs(unexplained, missing, q_words, t_words) if clean else (set(), set())
+    if clean:
+        # a misspelling of any word of the wording ("charactersitic" of a slot's "characteristic")
+        said = {t for t in phrasing.tokens if not t.startswith("__")}
+        q_done |= {u for u in unexplained for m in said if _spelled(q_words.get(u, u), t_words.get(m, m))}
     if clean:
         q_verbs = {u for u in unexplained - q_done if is_verb(q_words.get(u, u))}
         t_verbs = {m for m in missing - t_done if is_verb(t_words.get(m, m))}
