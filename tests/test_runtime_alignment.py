@@ -48,3 +48,15 @@ def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
     before = cand.evidence
     realign(cand, matcher.question_tokens(q, []), matcher, q)
     assert cand.evidence == before
+
+
+def test_a_kind_word_after_a_column_word_is_that_column():
+    from ctxtool.runtime.alignment import compound_columns
+    from ctxtool.runtime.text import content_tokens
+
+    read = set(content_tokens("phone address"))
+    assert compound_columns("What are the address and phone number of the sailors?", {"number"}, read) == {
+        "number"
+    }
+    # after a word of no column the template reads: another column ("the room number")
+    assert compound_columns("What is the room number of the sailors?", {"number"}, read) == set()

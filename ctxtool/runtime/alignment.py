@@ -97,3 +97,42 @@ def realign(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None
     cand.lexical = round(max(cand.lexical, lexical), 4)
     cand.q_cov = round(q_cov, 3)
     cand.unexplained = still
+
+
+_COLUMNS_REASON = "the template does not read: "
+# words of a column name that only say which kind of value a named column holds ("the phone
+# number", "the room number"): the word before them names the column
+_KIND_WORDS = frozenset(content_tokens("number numbers code codes id ids"))
+
+
+def compound_columns(question: str, words: set[str], read: set[str]) -> set[str]:
+    """The kind words among ``words`` that the question says right after a word of a column the SQL
+    reads ("the phone number" of a ``phone`` column)."""
+    out: set[str] = set()
+    tokens = [content_tokens(w) for w in re.findall(r"[A-Za-z][\w-]*", question)]
+    for before, word in zip(tokens, tokens[1:], strict=False):
+        if word and word[0] in words and word[0] in _KIND_WORDS and before and set(before) <= read:
+            out.add(word[0])
+    return out
+
+
+def recolumned(question: str, c: Any, column_not_read: float) -> None:
+    """Lift the matcher's factor for column words the template does not read from the kind words
+    of a column it reads (:func:`compound_columns`)."""
+    old = c.factors.get("columns")
+    reason = next((r for r in c.reasons if r.startswith(_COLUMNS_REASON)), None)
+    if not old or reason is None:
+        return
+    cols = {w.strip() for w in reason[len(_COLUMNS_REASON) :].split(",")}
+    kept = cols - compound_columns(question, cols, c.template.column_words)
+    if kept == cols:
+        return
+    new = column_not_read ** len(kept)
+    ratio = new / old
+    c.factors["columns"] = round(new, 4)
+    c.score = round(min(c.score * ratio, 1.0), 4)
+    c.evidence = round(min(c.evidence * ratio, 1.0), 4)
+    c.checks = round(min(c.checks * ratio, 1.0), 4)
+    c.reasons = [r for r in c.reasons if r != reason]
+    if kept:
+        c.reasons.append(_COLUMNS_REASON + ", ".join(sorted(kept)))

@@ -171,7 +171,6 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         # a misspelling of any word of the wording ("charactersitic" of a slot's "characteristic")
         said = {t for t in phrasing.tokens if not t.startswith("__")}
         q_done |= {u for u in unexplained for m in said if _spelled(q_words.get(u, u), t_words.get(m, m))}
-    if clean:
         q_verbs = {u for u in unexplained - q_done if is_verb(q_words.get(u, u))}
         t_verbs = {m for m in missing - t_done if is_verb(t_words.get(m, m))}
         # a verb of each side is a relation each states: "the users who write" is not "the items that
@@ -179,16 +178,6 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         if not (q_verbs and t_verbs):
             q_done |= {u for u in q_verbs if not _named(u, schema)}
             t_done |= {m for m in t_verbs if not _named(m, schema)}
-        elif (
-            len(q_verbs) == len(t_verbs) == 1
-            and q_verbs == unexplained - q_done
-            and t_verbs == missing - t_done
-            and not any(_named(v, schema) for v in q_verbs | t_verbs)
-        ):
-            # one verb for another and nothing else different ("the race that occurred most
-            # recently", "held most recently"): the same relation in other words
-            q_done |= q_verbs
-            t_done |= t_verbs
     # a question word left unexplained is a condition or a thing the template may not hold: the
     # question's own words count as reworded only when they leave none
     if unexplained - q_done:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Container
 from typing import Any
 
-from ctxtool.runtime.alignment import realign
+from ctxtool.runtime.alignment import realign, recolumned
 from ctxtool.runtime.answershape import (
     age_end,
     aggregate_unsaid,
@@ -49,6 +49,7 @@ from ctxtool.runtime.conditions import (
     value_of_other_table,
 )
 from ctxtool.runtime.grounding import regrounded, regrouped
+from ctxtool.runtime.matching import COLUMN_NOT_READ
 from ctxtool.runtime.rewording import reword
 from ctxtool.runtime.verify import NEGATION, OPPOSITE
 
@@ -195,6 +196,7 @@ def review(
         # words the SQL's constructs explain ("different", "for each", "sorted"): before the checks,
         # which it needs passed (ctxtool.runtime.alignment)
         regrouped(question, c, getattr(matcher, "table_words", {}))
+        recolumned(question, c, COLUMN_NOT_READ)
         realign(c, q_tokens, matcher, question)
         reword(c, q_tokens, matcher, question)
         regrounded(question, entities, c, q_set)
