@@ -113,3 +113,17 @@ def test_the_template_words_of_a_like_are_asked_when_the_question_says_none():
     matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
     reword(cand, matcher.question_tokens(q, entities), matcher, q)
     assert "contain" in cand.missing
+
+
+def test_the_verb_a_wording_begins_with_is_an_instruction():
+    from ctxtool.runtime.rewording import _imperatives
+
+    assert _imperatives("Report the names of all sailors. Compute their number.") == {"report", "comput"}
+    assert _imperatives("What is the name of the sailor?") == frozenset()
+    q = "What are the names of all sailors?"
+    tpl_sql = "SELECT name FROM sailor"
+    matcher, cand = _matcher_and_candidate(q, tpl_sql, "Report the names of all sailors.")
+    assert "report" in cand.missing
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert cand.evidence > before and "report" not in cand.missing

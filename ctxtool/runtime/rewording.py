@@ -24,6 +24,7 @@ general English (lemminflect's lexicon) and the set's own names.
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -35,6 +36,7 @@ try:
 except ImportError:  # pragma: no cover - lemminflect is a core dependency
     _lemmas = None
 
+_ASKING_WORDS = frozenset({"which", "what", "who", "when", "where", "how", "whose"})
 SPELLED_MIN = 5  # the shortest word a one-letter slip is read as another (shorter words collide)
 PART_MIN = 3  # the shortest word a longer form begins with ("info" of "information", "bed" of "bedroom")
 # words that say a piece of text is in a value (a LIKE '%...%'), as content tokens
@@ -77,6 +79,20 @@ def is_verb(word: str) -> bool:
         return True
     verb = forms["VERB"][0]
     return verb != word and word.endswith(("ed", "ing")) and forms.get("NOUN", (word,))[0] == word
+
+
+_SENTENCES = re.compile(r"(?:^|[.?!;]\s+)([A-Za-z]+)")
+
+
+@lru_cache(maxsize=4096)
+def _imperatives(text: str) -> frozenset[str]:
+    """The content tokens of the verbs the text's sentences begin with ("Report", "Compute")."""
+    out: set[str] = set()
+    for word in _SENTENCES.findall(text):
+        w = word.lower()
+        if _lemmas is not None and "VERB" in _lemmas(w) and w not in _ASKING_WORDS:
+            out.update(content_tokens(w))
+    return frozenset(out)
 
 
 def _edits1(a: str, b: str) -> bool:
@@ -178,6 +194,11 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         if not (q_verbs and t_verbs):
             q_done |= {u for u in q_verbs if not _named(u, schema)}
             t_done |= {m for m in t_verbs if not _named(m, schema)}
+    # the verb a sentence of the wording begins with is an instruction ("Report the name of ...",
+    # "Compute the number of ..."), not what is asked
+    if clean:
+        t_done |= {m for m in missing if m in _imperatives(phrasing.text)}
+        q_done |= {u for u in unexplained if u in _imperatives(question)}
     # a question word left unexplained is a condition or a thing the template may not hold: the
     # question's own words count as reworded only when they leave none
     if unexplained - q_done:
