@@ -194,3 +194,16 @@ def test_each_of_the_rows_a_template_returns_lists_them():
     assert not lists_each("What is the average rating for each boat?", Candidate(below, 0, 0.6, {}), words)
     rows = _tpl("SELECT name, rating FROM sailor")
     assert not lists_each("How many boats does each sailor have?", Candidate(rows, 0, 0.6, {}), words)
+
+
+def test_more_than_n_things_of_a_template_comparing_counts_is_a_count():
+    from ctxtool.runtime.grounding import implied_ops
+
+    having = "SELECT club FROM sailor GROUP BY club HAVING count(*) > $1"
+    q, t = (
+        ops("Which clubs have more than 3 sailors?"),
+        ops("Which clubs have a count of sailors more than $1?"),
+    )
+    assert implied_ops(q, t, sql_realizes(having)) == {"__count"}
+    plain = "SELECT club FROM sailor WHERE age > $1"
+    assert implied_ops(q, t, sql_realizes(plain)) == set()
