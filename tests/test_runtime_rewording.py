@@ -127,3 +127,25 @@ def test_the_verb_a_wording_begins_with_is_an_instruction():
     before = cand.evidence
     reword(cand, matcher.question_tokens(q, []), matcher, q)
     assert cand.evidence > before and "report" not in cand.missing
+
+
+def test_a_value_found_for_the_instruction_is_no_value():
+    from ctxtool.runtime.bind import Entity
+    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.rewording import instruction_values
+
+    q = "How many sailors are there? Report the number."
+    start = q.index("Report")
+    link = LinkedValue("Report", start, start + 6, "Report", "sailor.name", "name", 0.0, 0)
+    e = Entity("linked", "Report", start, start + 6, "Report", link=link)
+    matcher, cand = _matcher_and_candidate(q, "SELECT count(*) FROM sailor", "How many sailors are there?")
+    cand.unused, cand.factors["unused"] = [0], 0.45
+    cand.score = cand.evidence = 0.45
+    instruction_values(q, [e], cand)
+    assert cand.factors["unused"] == 1.0 and cand.evidence == 1.0
+    # the same word inside a sentence is a value the question states
+    q2 = "How many sailors named Report are there?"
+    e2 = Entity("linked", "Report", q2.index("Report"), q2.index("Report") + 6, "Report", link=link)
+    cand.factors["unused"], cand.score, cand.evidence = 0.45, 0.45, 0.45
+    instruction_values(q2, [e2], cand)
+    assert cand.factors["unused"] == 0.45

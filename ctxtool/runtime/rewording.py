@@ -244,3 +244,37 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     cand.t_cov = round(max(t_cov, cand.t_cov), 3)
     cand.unexplained = still
     cand.missing = [m for m in cand.missing if m not in t_done]
+
+
+_UNUSED_REASON = "the question states values nothing uses: "
+
+
+def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
+    """A value the searches found for the verb a sentence of the question begins with ("Report the
+    number...", "Provide the names...") is the instruction, not a value: it no longer counts
+    against the candidate as a value nothing uses."""
+    old = cand.factors.get("unused")
+    if not old or not cand.unused:
+        return
+    said = _imperatives(question)
+    if not said:
+        return
+    from ctxtool.runtime.matching import unused_weight
+
+    def weight(e: Any) -> float:
+        first = question[: e.start].rstrip()
+        starts = not first or first[-1] in ".?!;:"
+        if e.kind == "linked" and starts and " " not in e.text and set(content_tokens(e.text)) <= said:
+            return 1.0
+        return unused_weight(e, question)
+
+    new = math.prod(weight(entities[i]) for i in cand.unused)
+    if new <= old + 1e-9:
+        return
+    ratio = new / old
+    cand.factors["unused"] = round(new, 4)
+    cand.score = round(min(cand.score * ratio, 1.0), 4)
+    cand.evidence = round(min(cand.evidence * ratio, 1.0), 4)
+    cand.checks = round(min(cand.checks * ratio, 1.0), 4)
+    if new >= 0.999:
+        cand.reasons = [r for r in cand.reasons if not r.startswith(_UNUSED_REASON)]

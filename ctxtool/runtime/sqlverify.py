@@ -50,7 +50,7 @@ from ctxtool.runtime.conditions import (
 )
 from ctxtool.runtime.grounding import regrounded, regrouped
 from ctxtool.runtime.matching import COLUMN_NOT_READ
-from ctxtool.runtime.rewording import reword
+from ctxtool.runtime.rewording import instruction_values, reword
 from ctxtool.runtime.verify import NEGATION, OPPOSITE
 
 __all__ = [
@@ -197,6 +197,7 @@ def review(
         # which it needs passed (ctxtool.runtime.alignment)
         regrouped(question, c, getattr(matcher, "table_words", {}))
         recolumned(question, c, COLUMN_NOT_READ)
+        instruction_values(question, entities, c)
         realign(c, q_tokens, matcher, question)
         reword(c, q_tokens, matcher, question)
         regrounded(question, entities, c, q_set)
