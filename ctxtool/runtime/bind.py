@@ -16,7 +16,7 @@ from typing import Any
 
 from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
-from ctxtool.runtime.text import Literal
+from ctxtool.runtime.literals import Literal
 
 
 @dataclass

@@ -19,16 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.errors import CtxtoolError
-from ctxtool.runtime.text import (
-    CANONICAL_WORDS,
-    STOPWORDS,
-    Literal,
-    Token,
-    content_tokens,
-    operator_spans,
-    stem,
-    tokenize,
-)
+from ctxtool.runtime.content import content_tokens, operator_spans
+from ctxtool.runtime.literals import Literal
+from ctxtool.runtime.tokens import Token, stem, tokenize
+from ctxtool.runtime.words import CANONICAL_WORDS, STOPWORDS
 
 MAX_NGRAM = 5
 MAX_PHRASES = 16  # value searches run per phrase: bound the round trips of one question

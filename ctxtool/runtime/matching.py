@@ -21,8 +21,9 @@ from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
 from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
+from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
-from ctxtool.runtime.text import NUMBER_WORDS, content_tokens
+from ctxtool.runtime.literals import NUMBER_WORDS
 from ctxtool.runtime.verify import OPPOSITE, operator_agreement
 
 # the encoder's cosine below SIM_FLOOR says nothing; at SIM_FULL the wordings mean the same
