@@ -390,3 +390,152 @@ def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
     q = "What are the buildings and the names of the rooms?"
     cand = next(c for c in matcher.rank(q, []) if c.template.index == 0)
     assert cand.factors.get("columns", 1.0) < 1.0  # the rooms' names: a template without them
+
+
+def test_the_example_stated_in_its_long_or_short_form():
+    gloss = _template(
+        20,
+        "How many pupils are boys (gender B)?",
+        "SELECT count(*) FROM pupil WHERE gender = 'B'",
+        "How many pupils are boys (gender $1)?",
+        "SELECT count(*) FROM pupil WHERE gender = $1",
+    )
+    town = _template(
+        21,
+        "Which pupils live in New Haven?",
+        "SELECT name FROM pupil WHERE town = 'New Haven'",
+        "Which pupils live in $1?",
+        "SELECT name FROM pupil WHERE town = $1",
+    )
+    region = _template(
+        22,
+        "Which schools are in the region ON?",
+        "SELECT name FROM school WHERE region = 'ON'",
+        "Which schools are in the region $1?",
+        "SELECT name FROM school WHERE region = $1",
+    )
+    cases = [
+        (gloss, "Count the boys among the pupils.", "boys", "B"),  # the word the wording glosses 'B' with
+        (town, "Which pupils live in NH?", "NH", "New Haven"),  # initials
+        (region, "Which schools are in Ontario?", "Ontario", "ON"),  # a capitalized word the code begins
+    ]
+    for tpl, q, said, value in cases:
+        ents = _entities(q)
+        assert stated_values(q, [tpl], ents), q
+        assert [(e.kind, e.text, e.value) for e in ents] == [("stated", said, value)]
+        binding = bind_slots(tpl.slots, ents, set())
+        assert binding is not None and param_value(ents[binding["1"][0]], tpl.slots[0]) == value
+    # a word of counting glosses nothing; another word than the gloss states nothing; a lower-case
+    # word is no name for a code
+    for tpl, q in ((gloss, "How many pupils are girls?"), (region, "Which schools are in ontology?")):
+        ents = _entities(q)
+        assert not stated_values(q, [tpl], ents), q
+    many = _template(
+        23,
+        "How many (in group M) are there?",
+        "SELECT count(*) FROM pupil WHERE grp = 'M'",
+        "How many (in group $1) are there?",
+        "SELECT count(*) FROM pupil WHERE grp = $1",
+    )
+    assert not stated_values("How many pupils are there?", [many], [])
+    # a word beginning with the code's letter is no gloss outside the parenthesis that explains it
+    grade = _template(
+        24,
+        "Which pupils got grade C in any class?",
+        "SELECT name FROM pupil WHERE grade = 'C'",
+        "Which pupils got grade $1 in any class?",
+        "SELECT name FROM pupil WHERE grade = $1",
+    )
+    assert not stated_values("Which pupils are in each class?", [grade], [])
+
+
+def test_a_quoted_value_and_a_value_with_the_templates_own_words_read_on_the_slots_column():
+    pattern = _template(
+        26,
+        'Which lessons have "LAB" in their title?',
+        "SELECT title FROM lesson WHERE title LIKE '%LAB%'",
+        "Which lessons have $1 in their title?",
+        "SELECT title FROM lesson WHERE title LIKE $1",
+    )
+    q = 'List the lessons whose title contains "LAB".'
+    s = q.index('"LAB"')
+    code = LinkedValue('"LAB"', s, s + 5, "LAB", "lesson.kind", "", 0.0, 0)
+    ents = _entities(q, [code])
+    stated_values(q, [pattern], ents)
+    binding = bind_slots(pattern.slots, ents, set())
+    assert binding is not None and param_value(ents[binding["1"][0]], pattern.slots[0]) == "%LAB%"
+    county = _template(
+        27,
+        "How many schools are in Lake County?",
+        "SELECT count(*) FROM school WHERE county = 'Lake'",
+        "How many schools are in $1 County?",
+        "SELECT count(*) FROM school WHERE county = $1",
+    )
+    q = "Count the schools in Lake County."
+    s = q.index("Lake")
+    whole = LinkedValue("Lake County", s, s + 11, "Lake County", "district.name", "", 0.0, 0)
+    ents = _entities(q, [whole])
+    stated_values(q, [county], ents)
+    binding = bind_slots(county.slots, ents, set())
+    assert binding is not None and param_value(ents[binding["1"][0]], county.slots[0]) == "Lake"
+
+
+def test_numbers_said_in_words_and_comparisons_a_few_words_before():
+    lits = find_literals("Which pupils had more than one lesson? Which one is it?")
+    assert [(lit.value, lit.direction) for lit in lits] == [(1, 1)]
+    assert find_literals("at least one of them") == []
+    assert [lit.direction for lit in find_literals("a salary greater than or equal to 500")] == [1]
+    assert [lit.direction for lit in find_literals("a salary less than or equal to 500")] == [-1]
+    assert [lit.direction for lit in find_literals("with at least a salary of 500")] == [1]
+    assert [lit.direction for lit in find_literals("lessons more expensive than 50")] == [1]
+    assert [lit.direction for lit in find_literals("more than 3 rooms and 2 desks")] == [1, 0]
+    # a number after a noun names a thing ("room 111"), it keeps no rows
+    assert [lit.rank for lit in find_literals("who used room 111 most recently")] == [False]
+    assert [lit.rank for lit in find_literals("the 5 largest rooms")] == [True]
+
+
+def test_a_date_kept_as_text_binds_as_written():
+    voted = _template(
+        28,
+        "Who voted on 05/12/2014?",
+        "SELECT name FROM vote WHERE voted_on = '05/12/2014'",
+        "Who voted on $1?",
+        "SELECT name FROM vote WHERE voted_on = $1",
+    )
+    q = "Who voted on 08/30/2015?"
+    ents = _entities(q)
+    binding = bind_slots(voted.slots, ents, set())
+    assert binding is not None and param_value(ents[0], voted.slots[0]) == "08/30/2015"
+    assert bind_slots(voted.slots, _entities("Who voted on March 5, 2015?"), set()) is None
+
+
+def test_one_fills_only_a_slot_about_one():
+    above = _template(
+        29,
+        "Which rooms have more than one desk with a height above 90?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) > 1 AND max(height) > 90",
+        "Which rooms have more than one desk with a height above $1?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) > 1 AND max(height) > $1",
+    )
+    q = "Which rooms have more than one desk with a height above 80?"
+    ents = _entities(q)
+    binding = bind_slots(above.slots, ents, set())
+    assert binding is not None and ents[binding["1"][0]].value == 80
+    assert bind_slots(above.slots, _entities("Which rooms have more than one desk?"), set()) is None
+
+
+def test_words_in_capitals_are_a_name_and_units_measure():
+    lits = find_literals("How many pupils does ANNA BERG teach?")
+    assert [(lit.kind, lit.text) for lit in lits] == [("quoted", "ANNA BERG")]
+    assert find_literals("What is the GPA of USA pupils?") == []
+    assert find_literals("HOW MANY PUPILS ARE THERE") == []
+    q = "How many lessons does ANNA BERG attend?"
+    ents = _entities(q)
+    split_names(q, [PUPIL], ents)
+    binding = bind_slots(PUPIL.slots, ents, set(), frozenset({"1", "2"}))
+    assert binding is not None
+    assert [ents[binding[k][0]].value for k in ("1", "2")] == ["ANNA", "BERG"]
+    assert "__count" not in content_tokens("How many hours do the pupils train?")
+    assert "__count" in content_tokens("How many pupils train?")
+    assert content_tokens("pupils 20 years old") == ["pupil", "20", "age"]
+    assert content_tokens("the total count of pupils") == ["__count", "pupil"]

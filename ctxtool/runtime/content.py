@@ -63,6 +63,12 @@ _PLACE_NOT_AMOUNT = re.compile(
     r"\bunder(?= (?:the|a|an|its|their|his|her|this|that|these|those) )"
     r"|\bover(?= (?:its|their|the) (?:entire|whole|years|past|last|course|period|time)\b)"
 )
+_YEARS_OLD = re.compile(r" years? old ")
+# units of time, money and distance: "how many hours", "the number of days" measure, they count nothing
+_AMOUNT_OF_UNITS = re.compile(
+    r" (?:how many|(?:total )?numbers? of) (hours|minutes|seconds|days|weeks|months|years|dollars|euros|"
+    r"miles|kilometers|kilometres|meters|metres) "
+)
 _SYMBOL_WORDS = {">": "__gt", ">=": "__gte", "<": "__lt", "<=": "__lte", "=": "equal"}
 _SYMBOLS = re.compile(r"(?<![<>=!])\s(>=|<=|>|<)\s")
 
@@ -97,6 +103,8 @@ def _canonical_text(text: str) -> str:
     for rx, words in _NAMES:
         low = rx.sub(words, low)
     low = _PLACE_NOT_AMOUNT.sub(" ", low)
+    low = _YEARS_OLD.sub(" old ", low)  # "20 years old" says an age, not a year
+    low = _AMOUNT_OF_UNITS.sub(r" \1 ", low)  # "the number of hours" is an amount of time, no count
     low = _ORDERED.sub("__order", low)
     low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
     low = _COMPOUND_NUMBER.sub(

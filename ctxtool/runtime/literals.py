@@ -30,6 +30,7 @@ class Literal:
     value: object  # int / float / date / str
     as_year: bool = False  # written as a point in time: "in 1997", "since 2001"
     rank: bool = False  # a count of rows to keep: "the top 3", "the 5 largest"
+    capitals: bool = False  # words written in capitals ("OTHA MOYER"), quoted by their case alone
     bound: bool = False  # one end of a range: "2011 or later", "10 or more"
     # the comparison the words around the number state: 1 (more than, after, or later), -1 (below,
     # before, up to), 0 (none: "with 1 credit"), None (a comparison of unknown sense: "cheaper than")
@@ -51,6 +52,9 @@ _NUMBER = re.compile(
     r"|(?<![\w.$])(?<![A-Za-z]-)-?\d+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
 )
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|‘([^’]+)’")
+# two or more words in capitals in a sentence that has lower case: a name written in capitals
+# ("taught by OTHA MOYER"); one capitalized word alone is an acronym more often than a value
+_CAPITALS = re.compile(r"(?<![\w'\"])[A-Z][A-Z'-]+(?:\s+[A-Z][A-Z'-]+)+(?![\w'\"])")
 _SCALE = {"thousand": 1000, "k": 1000, "million": 1_000_000, "m": 1_000_000}
 NUMBER_WORDS = {
     w: i + 2
@@ -89,15 +93,22 @@ def _mark_number(lit: Literal, text: str) -> None:
     before, after = text[: lit.start], text[lit.end :]
     lit.as_year = lit.is_year and bool(_TIME_PREPOSITION.search(before))
     nxt = re.match(r"\s*(\w+)", after)
+    # "the 5 largest" keeps five rows; "room 111 most recently" names room 111 (a noun before it)
+    prev = before.split()[-1:]
     lit.rank = bool(_RANK_BEFORE.search(before)) or bool(
-        nxt and _EXTREMES & set(content_tokens(nxt.group(1)))
+        nxt and _EXTREMES & set(content_tokens(nxt.group(1))) and not (prev and content_tokens(prev[0]))
     )
     bound = _BOUND_AFTER.match(after)
     lit.bound = bool(bound)
     if bound:
         lit.direction = -1 if bound.group(1).lower() in _DOWN else 1
         return
-    words = before.split()[-3:]
+    # "greater than or equal to 5": the whole phrase, not its last words ("to 5" is an upper end)
+    words = (
+        before.split()[-5:]
+        if re.search(r"\bthan\s+or\s+equal\s+to\s*$", before, re.I)
+        else before.split()[-3:]
+    )
     said = set(content_tokens(" ".join(words)))
     low = [w.lower() for w in words]
     if said & {"__gt", "__gte", "__after"} and "__not" not in said or (low and low[-1] == "from"):
@@ -106,6 +117,19 @@ def _mark_number(lit: Literal, text: str) -> None:
         lit.direction = -1
     elif "__comparative" in said or "between" in low:
         lit.direction = None
+    elif _MORE_THAN.search(before):  # "more expensive than 5000", "less costly than"
+        lit.direction = -1 if _MORE_THAN.search(before).group(1).lower() in _DOWN else 1
+    else:  # "at least a salary of 100000": the comparison a few words before, within the clause
+        clause = re.split(r"\d|,|\b(?:and|or|but)\b", " ".join(before.split()[-_WIDE:]))[-1]
+        wide = set(content_tokens(clause))
+        if wide & {"__gt", "__gte", "__after"} and not wide & {"__lt", "__lte", "__before", "__not"}:
+            lit.direction = 1
+        elif wide & {"__lt", "__lte", "__before"} and not wide & {"__gt", "__gte", "__after", "__not"}:
+            lit.direction = -1
+
+
+_MORE_THAN = re.compile(r"\b(more|less|fewer)\s+[a-z]+\s+than\s+$", re.I)
+_WIDE = 6
 
 
 _TIME_PREPOSITION = re.compile(
@@ -130,6 +154,10 @@ def find_literals(text: str) -> list[Literal]:
     for m in _QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         found.append(Literal("quoted", inner, m.start(), m.end(), inner))
+    if any(c.islower() for c in text):  # a name written in capitals reads as quoted
+        for m in _CAPITALS.finditer(text):
+            if free(m.start(), m.end()):
+                found.append(Literal("quoted", m.group(), m.start(), m.end(), m.group(), capitals=True))
     for m in _PATTERN.finditer(text):
         lone = m.group(1) in ("a", "i") and not re.search(r"letter|char", m.group(), re.I)
         if free(m.start(1), m.end(1)) and not lone:  # "starts with a vowel" is no pattern 'a'
@@ -174,5 +202,19 @@ def find_literals(text: str) -> list[Literal]:
             lit = Literal("number", m.group(), m.start(), m.end(), _TIMES[m.group().lower()])
             _mark_number(lit, text)
             found.append(lit)
+    for m in _ONE.finditer(text):
+        g = 1 if m.group(1) else 2
+        if free(m.start(g), m.end(g)):
+            lit = Literal("number", m.group(g), m.start(g), m.end(g), 1)
+            _mark_number(lit, text)
+            found.append(lit)
     found.sort(key=lambda lit: lit.start)
     return found
+
+
+# "one" is a number only where a count is compared or fixed ("more than one policy", "exactly one
+# enrollment"); elsewhere it is a pronoun ("the one with", "which one")
+_ONE = re.compile(
+    r"\b(?:more|fewer|less|greater)\s+than\s+(one)\b|\b(?:at\s+least|at\s+most|exactly|just|only)\s+(one)\b(?!\s+of\b)",
+    re.I,
+)

@@ -95,6 +95,7 @@ def _stated_by(entity: Entity, text: str) -> bool:
         return True
     if entity.kind == "number" and isinstance(entity.value, int):
         words = [w for w, n in NUMBER_WORDS.items() if n == entity.value] + [str(entity.value)]
+        words += ["one"] if entity.value == 1 else []
         return any(_written_in(w, text) for w in words)
     if entity.kind in ("stated", "quoted"):  # "male" in "all males": the same words, inflected
         mine = content_tokens(entity.text)
@@ -119,6 +120,8 @@ def unused_weight(entity: Entity, question: str) -> float:
     a number, date, quoted string, name or exact stored value is a condition that would be dropped;
     an ordinary lower-case word linked only approximately is most likely just a word; comparison
     words ("more than") are never values."""
+    if entity.literal is not None and entity.literal.text.lower() == "one":
+        return 1.0  # "more than one": a number only for a template that compares a count with it
     if entity.kind != "linked" or entity.link is None:
         return UNUSED_VALUE
     first = question[entity.start : entity.start + 1]
@@ -372,7 +375,8 @@ class Matcher:
         q_set = set(q_tokens)
         literal_words: set[str] = set()
         for e in entities:
-            if e.literal is not None:
+            # the template words a value of the question says ("female" for the sex 'F' it glosses)
+            if e.literal is not None or e.kind == "stated":
                 literal_words.update(content_tokens(e.text))
         best: Candidate | None = None
         # what the SQL computes agrees with the question's operator words of that kind (never asks for
