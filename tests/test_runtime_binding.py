@@ -290,11 +290,11 @@ def test_the_most_common_is_the_most_counted_and_where_asks_for_a_location():
 
 
 def test_a_word_that_begins_a_run_together_table_name_is_what_the_template_reads():
-    from ctxtool.runtime.matching import _inside_name
+    from ctxtool.runtime.schemawords import inside_name
 
-    assert _inside_name("author", {"authorship"})
-    assert _inside_name("order", {"shop.customer_orders"})
-    assert not _inside_name("ship", {"authorship"})  # too short to tell
+    assert inside_name("author", {"authorship"})
+    assert inside_name("order", {"shop.customer_orders"})
+    assert not inside_name("ship", {"authorship"})  # too short to tell
     written = _template(
         0,
         "How many papers did Kim write?",
@@ -347,7 +347,7 @@ def test_a_repeated_value_of_a_column_named_without_its_table_fills_the_slot():
 
 
 def test_a_word_that_ends_a_compound_is_that_compound():
-    from ctxtool.runtime.matching import compound_parts
+    from ctxtool.runtime.schemawords import compound_parts
 
     towns, hometowns = set(content_tokens("towns")), set(content_tokens("hometowns"))
     assert compound_parts(towns, hometowns) == (towns, hometowns)
@@ -365,10 +365,10 @@ def test_a_word_that_ends_a_compound_is_that_compound():
 
 
 def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
-    from ctxtool.runtime.matching import _name_of
+    from ctxtool.runtime.schemawords import name_of
 
-    assert _name_of("List them with the name of the building.") == set(content_tokens("building"))
-    assert _name_of("What are all the room codes, room names, and room descriptions?") == set()
+    assert name_of("List them with the name of the building.") == set(content_tokens("building"))
+    assert name_of("What are all the room codes, room names, and room descriptions?") == set()
     buildings = _template(
         0,
         "Show all the buildings and their number of rooms.",
@@ -539,3 +539,48 @@ def test_words_in_capitals_are_a_name_and_units_measure():
     assert "__count" in content_tokens("How many pupils train?")
     assert content_tokens("pupils 20 years old") == ["pupil", "20", "age"]
     assert content_tokens("the total count of pupils") == ["__count", "pupil"]
+
+
+def test_what_the_question_calls_a_value_and_compound_column_names():
+    pupil = _template(
+        30,
+        'How many lessons does the pupil "Anna" attend?',
+        "SELECT count(*) FROM attends WHERE pupil_name = 'Anna'",
+        "How many lessons does the pupil $1 attend?",
+        "SELECT count(*) FROM attends WHERE pupil_name = $1",
+    )
+    teacher = _template(
+        31,
+        'How many lessons does the teacher "Otto" give?',
+        "SELECT count(*) FROM lesson WHERE teacher_name = 'Otto'",
+        "How many lessons does the teacher $1 give?",
+        "SELECT count(*) FROM lesson WHERE teacher_name = $1",
+    )
+    matcher = Matcher([pupil, teacher], [])
+    q = 'How many lessons does the teacher "Eva" give?'
+    # the question calls its value a teacher: no pupil's name
+    assert [c.template.index for c in matcher.rank(q, _entities(q))] == [31]
+    phones = _template(
+        32,
+        "Show the addresses and phones of all schools.",
+        "SELECT address, phone FROM school",
+        "Show the addresses and phones of all schools.",
+        "SELECT address, phone FROM school",
+    )
+    rooms = _template(
+        33,
+        "Show the room number of each desk.",
+        "SELECT number FROM room",
+        "Show the room number of each desk.",
+        "SELECT number FROM room",
+    )
+    matcher = Matcher([phones, rooms], [])
+    cand = next(c for c in matcher.rank("What are the address and phone number of the schools?", []))
+    assert cand.template.index == 32 and "columns" not in cand.factors
+    # "the phone, number and address" names three columns: no compound
+    cand = next(
+        c
+        for c in matcher.rank("What are the phone, number and address of the schools?", [])
+        if c.template.index == 32
+    )
+    assert cand.factors.get("columns", 1.0) < 1.0

@@ -320,7 +320,9 @@ def param_value(entity: Entity, slot: Slot) -> Any:
     if slot.quoted and isinstance(v, (int, float)) and not isinstance(v, bool):
         return entity.text if entity.kind == "number" and entity.text.strip().isdigit() else str(v)
     if slot.kind == "date" and isinstance(v, date):
-        return v
+        # the SQL wrote the example as a string ('2010-10-23'): the column may keep dates as text,
+        # and a string parameter compares with a date column as the literal did
+        return v.isoformat() if slot.quoted else v
     quoted_number = entity.kind == "quoted" and isinstance(v, str) and _NUMERIC.fullmatch(v.strip())
     if slot.kind == "number" and not slot.quoted and quoted_number:
         v = float(v) if "." in v else int(v)

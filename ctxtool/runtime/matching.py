@@ -24,7 +24,25 @@ from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
 from ctxtool.runtime.literals import NUMBER_WORDS
+from ctxtool.runtime.schemawords import (
+    compound_parts,
+    heads_of_read_columns,
+    inside_name,
+    name_of,
+    sql_operators,
+    table_words,
+)
 from ctxtool.runtime.verify import OPPOSITE, operator_agreement
+
+__all__ = [
+    "Candidate",
+    "FacetUse",
+    "Matcher",
+    "compound_parts",
+    "sql_operators",
+    "table_words",
+    "unused_weight",
+]
 
 # the encoder's cosine below SIM_FLOOR says nothing; at SIM_FULL the wordings mean the same
 SIM_FLOOR = 0.5
@@ -77,11 +95,6 @@ class Candidate:
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
-
-
-def table_words(table: str) -> list[str]:
-    """The content words of a table name (``loan`` -> loan, ``airports`` -> airport)."""
-    return content_tokens(table.split(".")[-1].replace("_", " "))
 
 
 def _written_in(phrase: str, text: str) -> bool:
@@ -151,73 +164,6 @@ def _or_between(
     return False
 
 
-_SQL_OPERATORS = (
-    (re.compile(r"\bCOUNT\s*\(", re.I), "__count"),
-    (re.compile(r"\bAVG\s*\(", re.I), "__avg"),
-    (re.compile(r"\bSUM\s*\(", re.I), "__sum"),
-    (re.compile(r"\bMAX\s*\(|\bORDER\s+BY\s[^;]*\bDESC\s+LIMIT\b", re.I), "__max"),
-    (re.compile(r"\bMIN\s*\(|\bORDER\s+BY\s(?:(?!\bDESC\b)[^;])*\bLIMIT\b", re.I), "__min"),
-    (re.compile(r"\bDISTINCT\b", re.I), "__distinct"),
-    (re.compile(r"\bGROUP\s+BY\b", re.I), "__each"),
-    (re.compile(r"\bORDER\s+BY\b", re.I), "__order"),
-    (re.compile(r"\bNOT\b|\bEXCEPT\b|!=|<>", re.I), "__not"),
-)
-
-
-def sql_operators(sql: str) -> frozenset[str]:
-    """The operator tokens a template's SQL computes (a count, an average, distinct rows, groups, a
-    negation...): another view of what the template means, for operator words its wording does not
-    say ("Which rooms are not used?" of "Which rooms are free?" over ``NOT IN``). They only agree
-    with the question's words; a template is never asked to be stated by them."""
-    return frozenset(tok for rx, tok in _SQL_OPERATORS if rx.search(sql))
-
-
-COMPOUND_PART = 4  # the shortest word that explains a run-together word it ends or begins
-
-
-def compound_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[str]]:
-    """Words of the question that end a run-together word of the template ("town" of "hometown",
-    "date" of "birthdate"), and those template words: an English compound names a kind of its last
-    word. Both directions (the question may hold the compound); never operator tokens, and never a
-    word's beginning ("member" is no "membership", "product" no "production")."""
-    q_out: set[str] = set()
-    t_out: set[str] = set()
-    for a in q_words:
-        if a.startswith("__"):
-            continue
-        for b in t_words:
-            if b.startswith("__") or a == b:
-                continue
-            short, long = (a, b) if len(a) < len(b) else (b, a)
-            if len(short) >= COMPOUND_PART and len(long) - len(short) >= 3 and long.endswith(short):
-                q_out.add(a)
-                t_out.add(b)
-    return q_out, t_out
-
-
-_NAME_OF = re.compile(r"\bnames?\s+of\s+(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+)?(\w+)", re.I)
-
-
-def _name_of(question: str) -> set[str]:
-    """The things whose name the question asks for ("the name of the building" -> building)."""
-    out: set[str] = set()
-    for m in _NAME_OF.finditer(question):
-        out.update(content_tokens(m.group(1)))
-    return out
-
-
-def _inside_name(word: str, tables: set[str]) -> bool:
-    """``word`` begins or ends a run-together table name ("author" of ``authorship``, "order" of
-    ``customerorders``): the template reads that thing, however its table is spelled."""
-    if len(word) < 5:
-        return False
-    for t in tables:
-        name = t.split(".")[-1].lower().replace("_", "")
-        if name != word and (name.startswith(word) or name.rstrip("s").endswith(word)):
-            return True
-    return False
-
-
 def _asks_who_has_the_most(question: str) -> bool:
     """ "... with the most students", "... has the smallest GDP": an extreme word right after
     "with the" / "has the" asks for the one that has it."""
@@ -256,6 +202,12 @@ class Matcher:
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
         self._returned: dict[int, set[str]] = {}
+        self.schema_words = self.all_column_words | self.entity_words
+        # the words of each table's columns, as the templates reading that table alone read them
+        self._table_columns: dict[str, set[str]] = {}
+        for t in templates:
+            if len(t.tables) == 1:
+                self._table_columns.setdefault(next(iter(t.tables)), set()).update(t.column_words)
         self._sql_ops = {id(t): sql_operators(t.sql) for t in templates}
 
     def vocabulary(self) -> set[str]:
@@ -271,6 +223,33 @@ class Matcher:
                 words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
             self._returned[id(tpl)] = words
         return words
+
+    def _own_columns(self, tpl: Compiled) -> set[str]:
+        """The words of the columns of the template's tables (as far as the set reads them)."""
+        out: set[str] = set()
+        for t in tpl.tables:
+            out |= self._table_columns.get(t, set())
+        return out
+
+    def _called_otherwise(
+        self, question: str, tpl: Compiled, bindings: dict[str, tuple[int, float]], entities: list[Entity]
+    ) -> set[str]:
+        """Words of the schema right before a quoted value that no search found, which the slot
+        taking it is not about ("the teacher 'Ann Berg'" in a slot for a pupil's name): the question
+        says what kind of value it is."""
+        out: set[str] = set()
+        for slot in tpl.slots:
+            e = entities[bindings[slot.key][0]]
+            if e.kind != "quoted" or e.link is not None:
+                continue
+            before = re.findall(r"[A-Za-z]+", question[: e.start])[-1:]
+            words = content_tokens(before[0]) if before else []
+            own = set(slot.type_words)
+            if slot.column and "." not in slot.column:  # a column named without its table: any of them
+                own |= set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
+            if words and words[-1] in self.schema_words and words[-1] not in own:
+                out.add(words[-1])
+        return out
 
     def question_tokens(self, question: str, entities: list[Entity]) -> list[str]:
         text = list(question)
@@ -365,8 +344,8 @@ class Matcher:
         question: str = "",
     ) -> Candidate | None:
         bindings = bind_slots(tpl.slots, entities, set(), adjacent_slots(tpl))
-        if bindings is None:
-            return None
+        if bindings is None or self._called_otherwise(question, tpl, bindings, entities):
+            return None  # a value of the wrong kind never fills a slot (a teacher is no pupil's name)
         used = {i for i, _ in bindings.values()}
         bound_descr: set[str] = set()
         for slot in tpl.slots:
@@ -491,7 +470,7 @@ class Matcher:
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
             other = (q_set & self.entity_words) - explained - tpl_words
             if other:
-                other = {w for w in other if not _inside_name(w, tpl.tables)}
+                other = {w for w in other if not inside_name(w, tpl.tables)}
             if other:
                 factors["entities"] = 0.5 ** len(other)
                 reasons.append("the template is not about: " + ", ".join(sorted(other)))
@@ -502,8 +481,12 @@ class Matcher:
                 (q_set & self.all_column_words) - explained - tpl_words - self.column_words[id(tpl)] - f_cols
             )
             cols -= self.entity_words  # already weighed as entities
-            if NAME_WORDS & cols and _name_of(question) & self._returned_words(tpl):
+            if NAME_WORDS & cols and name_of(question) & self._returned_words(tpl):
                 cols -= NAME_WORDS  # "the name of the building" is the building a template returns
+            if cols:
+                cols -= heads_of_read_columns(question, cols, self.column_words[id(tpl)]) - self._own_columns(
+                    tpl
+                )
             if cols:
                 factors["columns"] = COLUMN_NOT_READ ** len(cols)
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))
