@@ -584,3 +584,33 @@ def test_what_the_question_calls_a_value_and_compound_column_names():
         if c.template.index == 32
     )
     assert cand.factors.get("columns", 1.0) < 1.0
+
+
+def test_a_value_said_twice_is_one_condition_and_lookalikes_must_be_spelled_alike():
+    from ctxtool.runtime.linking import _spelling_distance
+
+    q = 'Which pupils are boys (gender "B") in the term "B"?'
+    gender = _template(
+        34,
+        'Which pupils have gender "G"?',
+        "SELECT name FROM pupil WHERE gender = 'G'",
+        "Which pupils have gender $1?",
+        "SELECT name FROM pupil WHERE gender = $1",
+    )
+    ents = _entities(q)
+    assert [e.value for e in ents] == ["B", "B"]
+    cand = Matcher([gender], []).rank(q, ents)[0]
+    assert "unused" not in cand.factors
+    q = "Which rooms have 20 desks and 20 chairs?"
+    rooms = _template(
+        35,
+        "Which rooms have 10 desks?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) = 10",
+        "Which rooms have $1 desks?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) = $1",
+    )
+    cand = Matcher([rooms], []).rank(q, _entities(q))[0]
+    assert cand.factors.get("unused", 1.0) < 1.0  # two numbers may be two conditions
+    assert _spelling_distance("Prauge", "Prague") < 0.2
+    assert _spelling_distance("Compute the mean price", "Complete Walletectomy") > 0.35
+    assert _spelling_distance("Praha", "Hl.m. Praha") == 0.0  # a word of the value

@@ -116,6 +116,17 @@ def _stated_by(entity: Entity, text: str) -> bool:
     return False
 
 
+def _said_again(entities: list[Entity], i: int, used: set[int]) -> bool:
+    """Entity ``i`` repeats a text or date value the reading already uses ("female guests (gender
+    code 'Female')", "after 1986-11-13 ... after 1986-11-13"): one condition, said twice. Numbers
+    are not: "above 20 ... and 20 hours" may be two conditions."""
+    e = entities[i]
+    if e.kind == "number":
+        return False
+    mine = str(e.value).casefold()
+    return any(entities[j].kind != "number" and str(entities[j].value).casefold() == mine for j in used)
+
+
 def _comparison_words(entity: Entity, question: str) -> bool:
     """The value's words are words of counting or comparing, alone or with the word before or after
     them ("more than", "the number of", "3 or more")."""
@@ -524,6 +535,7 @@ class Matcher:
                 and not entities[i].part  # a quoted name counts once, whole
                 and not (overlapping(entities, i) & f_used)
                 and not _stated_by(entities[i], phrasing.text)
+                and not _said_again(entities, i, f_used)
             ]
             if unused:
                 factors["unused"] = math.prod(unused_weight(entities[i], question) for i in unused)
