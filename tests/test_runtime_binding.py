@@ -614,3 +614,12 @@ def test_a_value_said_twice_is_one_condition_and_lookalikes_must_be_spelled_alik
     assert _spelling_distance("Prauge", "Prague") < 0.2
     assert _spelling_distance("Compute the mean price", "Complete Walletectomy") > 0.35
     assert _spelling_distance("Praha", "Hl.m. Praha") == 0.0  # a word of the value
+
+
+def test_holding_a_piece_of_text_said_in_other_words():
+    for q in (
+        "Which names include 'Ann'?",
+        "Which names have the substring 'Ann'?",
+        "Which names contain 'Ann'?",
+    ):
+        assert "contain" in content_tokens(q), q

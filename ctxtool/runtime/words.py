@@ -157,6 +157,12 @@ CANONICAL_WORDS: dict[str, str] = {
     "different": "__distinct",
     "distinct": "__distinct",
     "unique": "__distinct",
+    # holding a piece of text: "names that include 'Ann'", "the substring 'Ann'" (a LIKE pattern)
+    "include": "contain",
+    "includes": "contain",
+    "including": "contain",
+    "substring": "contain",
+    "substrings": "contain",
     "both": "__both",
     "either": "__either",
     "oldest": "__min_date",
