@@ -67,7 +67,7 @@ _YEARS_OLD = re.compile(r" years? old ")
 # units of time, money and distance: "how many hours", "the number of days" measure, they count nothing
 _AMOUNT_OF_UNITS = re.compile(
     r" (?:how many|(?:total )?numbers? of) (hours|minutes|seconds|days|weeks|months|years|dollars|euros|"
-    r"miles|kilometers|kilometres|meters|metres) "
+    r"milliseconds|miles|kilometers|kilometres|meters|metres) "
 )
 _SYMBOL_WORDS = {">": "__gt", ">=": "__gte", "<": "__lt", "<=": "__lte", "=": "equal"}
 _SYMBOLS = re.compile(r"(?<![<>=!])\s(>=|<=|>|<)\s")
