@@ -23,7 +23,6 @@ from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
-from ctxtool.runtime.literals import NUMBER_WORDS
 from ctxtool.runtime.schemawords import (
     compound_parts,
     heads_of_read_columns,
@@ -32,9 +31,12 @@ from ctxtool.runtime.schemawords import (
     sql_operators,
     table_words,
 )
+from ctxtool.runtime.usedvalues import UNUSED_LOOKALIKE, UNUSED_VALUE, said_again, stated_by, unused_weight
 from ctxtool.runtime.verify import OPPOSITE, operator_agreement
 
 __all__ = [
+    "UNUSED_LOOKALIKE",
+    "UNUSED_VALUE",
     "Candidate",
     "FacetUse",
     "Matcher",
@@ -57,12 +59,6 @@ UNGROUPED = 0.6
 EITHER_ONE_VALUE = 0.7
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
-# a value the question states that nothing uses: another question (a condition would be dropped)...
-UNUSED_VALUE = 0.45
-# ...unless it is an everyday lower-case word that only resembles a stored value ("number" ~ "Numeric",
-# "greater" inside a name): the value searches find something for most words of a question
-UNUSED_LOOKALIKE = 0.9
-_QUOTES = "\"'“‘«"
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
 NAME_WORDS = frozenset(content_tokens("name names"))
@@ -95,67 +91,6 @@ class Candidate:
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
-
-
-def _written_in(phrase: str, text: str) -> bool:
-    """A value the template's own wording states (``in 1996`` of a fixed-year template) is explained."""
-    return bool(re.search(r"(?<![\w.])" + re.escape(phrase) + r"(?![\w])", text, re.I))
-
-
-def _stated_by(entity: Entity, text: str) -> bool:
-    """The template's own wording states this value ("in 1996", "the ten districts")."""
-    if _written_in(entity.text, text):
-        return True
-    if entity.kind == "number" and isinstance(entity.value, int):
-        words = [w for w, n in NUMBER_WORDS.items() if n == entity.value] + [str(entity.value)]
-        words += ["one"] if entity.value == 1 else []
-        return any(_written_in(w, text) for w in words)
-    if entity.kind in ("stated", "quoted"):  # "male" in "all males": the same words, inflected
-        mine = content_tokens(entity.text)
-        return bool(mine) and set(mine) <= set(content_tokens(text))
-    return False
-
-
-def _said_again(entities: list[Entity], i: int, used: set[int]) -> bool:
-    """Entity ``i`` repeats a text or date value the reading already uses ("female guests (gender
-    code 'Female')", "after 1986-11-13 ... after 1986-11-13"): one condition, said twice. Numbers
-    are not: "above 20 ... and 20 hours" may be two conditions."""
-    e = entities[i]
-    if e.kind == "number":
-        return False
-    mine = str(e.value).casefold()
-    return any(entities[j].kind != "number" and str(entities[j].value).casefold() == mine for j in used)
-
-
-def _comparison_words(entity: Entity, question: str) -> bool:
-    """The value's words are words of counting or comparing, alone or with the word before or after
-    them ("more than", "the number of", "3 or more")."""
-    before = question[: entity.start].split()[-1:]
-    after = question[entity.end :].split()[:1]
-    for words in ([entity.text], [*before, entity.text], [entity.text, *after]):
-        tokens = content_tokens(" ".join(words))
-        if tokens and all(t.startswith("__") for t in tokens):
-            return True
-    return False
-
-
-def unused_weight(entity: Entity, question: str) -> float:
-    """How much a value the question states but no template or facet uses counts against a reading:
-    a number, date, quoted string, name or exact stored value is a condition that would be dropped;
-    an ordinary lower-case word linked only approximately is most likely just a word; comparison
-    words ("more than") are never values."""
-    if entity.literal is not None and entity.literal.text.lower() == "one":
-        return 1.0  # "more than one": a number only for a template that compares a count with it
-    if entity.kind != "linked" or entity.link is None:
-        return UNUSED_VALUE
-    first = question[entity.start : entity.start + 1]
-    if first and first in _QUOTES:
-        return UNUSED_VALUE
-    if _comparison_words(entity, question):
-        return 1.0
-    if entity.link.distance > 0 and not any(c.isupper() for c in entity.text):
-        return UNUSED_LOOKALIKE
-    return UNUSED_VALUE
 
 
 def _or_between(
@@ -534,8 +469,8 @@ class Matcher:
                 if i not in f_used
                 and not entities[i].part  # a quoted name counts once, whole
                 and not (overlapping(entities, i) & f_used)
-                and not _stated_by(entities[i], phrasing.text)
-                and not _said_again(entities, i, f_used)
+                and not stated_by(entities[i], phrasing.text)
+                and not said_again(entities, i, f_used)
             ]
             if unused:
                 factors["unused"] = math.prod(unused_weight(entities[i], question) for i in unused)
