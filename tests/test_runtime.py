@@ -174,7 +174,9 @@ def test_without_a_database_numbers_and_dates_still_match():
     assert ans.status == "answered" and ans.params == [1996]
     assert ans.sql == "SELECT COUNT(*) FROM loan WHERE EXTRACT(YEAR FROM loan.date) = $1"
     ans = rt.ask("how many accounts were opened between 1996-02-01 and 1996-05-31?", action="showsql")
-    assert ans.params == [date(1996, 2, 1), date(1996, 5, 31)]
+    # the set's SQL writes its dates as strings ('1996-02-01'): bound as the same strings, they
+    # compare as the literals did, with a date column or with dates kept as text
+    assert ans.params == ["1996-02-01", "1996-05-31"]
     with pytest.raises(InputError, match="no database"):
         rt.ask("How many loans were granted in 1996?")
     with pytest.raises(InputError, match="unknown action"):

@@ -290,11 +290,11 @@ def test_the_most_common_is_the_most_counted_and_where_asks_for_a_location():
 
 
 def test_a_word_that_begins_a_run_together_table_name_is_what_the_template_reads():
-    from ctxtool.runtime.matching import _inside_name
+    from ctxtool.runtime.schemawords import inside_name
 
-    assert _inside_name("author", {"authorship"})
-    assert _inside_name("order", {"shop.customer_orders"})
-    assert not _inside_name("ship", {"authorship"})  # too short to tell
+    assert inside_name("author", {"authorship"})
+    assert inside_name("order", {"shop.customer_orders"})
+    assert not inside_name("ship", {"authorship"})  # too short to tell
     written = _template(
         0,
         "How many papers did Kim write?",
@@ -347,7 +347,7 @@ def test_a_repeated_value_of_a_column_named_without_its_table_fills_the_slot():
 
 
 def test_a_word_that_ends_a_compound_is_that_compound():
-    from ctxtool.runtime.matching import compound_parts
+    from ctxtool.runtime.schemawords import compound_parts
 
     towns, hometowns = set(content_tokens("towns")), set(content_tokens("hometowns"))
     assert compound_parts(towns, hometowns) == (towns, hometowns)
@@ -365,10 +365,10 @@ def test_a_word_that_ends_a_compound_is_that_compound():
 
 
 def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
-    from ctxtool.runtime.matching import _name_of
+    from ctxtool.runtime.schemawords import name_of
 
-    assert _name_of("List them with the name of the building.") == set(content_tokens("building"))
-    assert _name_of("What are all the room codes, room names, and room descriptions?") == set()
+    assert name_of("List them with the name of the building.") == set(content_tokens("building"))
+    assert name_of("What are all the room codes, room names, and room descriptions?") == set()
     buildings = _template(
         0,
         "Show all the buildings and their number of rooms.",
@@ -390,3 +390,236 @@ def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
     q = "What are the buildings and the names of the rooms?"
     cand = next(c for c in matcher.rank(q, []) if c.template.index == 0)
     assert cand.factors.get("columns", 1.0) < 1.0  # the rooms' names: a template without them
+
+
+def test_the_example_stated_in_its_long_or_short_form():
+    gloss = _template(
+        20,
+        "How many pupils are boys (gender B)?",
+        "SELECT count(*) FROM pupil WHERE gender = 'B'",
+        "How many pupils are boys (gender $1)?",
+        "SELECT count(*) FROM pupil WHERE gender = $1",
+    )
+    town = _template(
+        21,
+        "Which pupils live in New Haven?",
+        "SELECT name FROM pupil WHERE town = 'New Haven'",
+        "Which pupils live in $1?",
+        "SELECT name FROM pupil WHERE town = $1",
+    )
+    region = _template(
+        22,
+        "Which schools are in the region ON?",
+        "SELECT name FROM school WHERE region = 'ON'",
+        "Which schools are in the region $1?",
+        "SELECT name FROM school WHERE region = $1",
+    )
+    cases = [
+        (gloss, "Count the boys among the pupils.", "boys", "B"),  # the word the wording glosses 'B' with
+        (town, "Which pupils live in NH?", "NH", "New Haven"),  # initials
+        (region, "Which schools are in Ontario?", "Ontario", "ON"),  # a capitalized word the code begins
+    ]
+    for tpl, q, said, value in cases:
+        ents = _entities(q)
+        assert stated_values(q, [tpl], ents), q
+        assert [(e.kind, e.text, e.value) for e in ents] == [("stated", said, value)]
+        binding = bind_slots(tpl.slots, ents, set())
+        assert binding is not None and param_value(ents[binding["1"][0]], tpl.slots[0]) == value
+    # a word of counting glosses nothing; another word than the gloss states nothing; a lower-case
+    # word is no name for a code
+    for tpl, q in ((gloss, "How many pupils are girls?"), (region, "Which schools are in ontology?")):
+        ents = _entities(q)
+        assert not stated_values(q, [tpl], ents), q
+    many = _template(
+        23,
+        "How many (in group M) are there?",
+        "SELECT count(*) FROM pupil WHERE grp = 'M'",
+        "How many (in group $1) are there?",
+        "SELECT count(*) FROM pupil WHERE grp = $1",
+    )
+    assert not stated_values("How many pupils are there?", [many], [])
+    # a word beginning with the code's letter is no gloss outside the parenthesis that explains it
+    grade = _template(
+        24,
+        "Which pupils got grade C in any class?",
+        "SELECT name FROM pupil WHERE grade = 'C'",
+        "Which pupils got grade $1 in any class?",
+        "SELECT name FROM pupil WHERE grade = $1",
+    )
+    assert not stated_values("Which pupils are in each class?", [grade], [])
+
+
+def test_a_quoted_value_and_a_value_with_the_templates_own_words_read_on_the_slots_column():
+    pattern = _template(
+        26,
+        'Which lessons have "LAB" in their title?',
+        "SELECT title FROM lesson WHERE title LIKE '%LAB%'",
+        "Which lessons have $1 in their title?",
+        "SELECT title FROM lesson WHERE title LIKE $1",
+    )
+    q = 'List the lessons whose title contains "LAB".'
+    s = q.index('"LAB"')
+    code = LinkedValue('"LAB"', s, s + 5, "LAB", "lesson.kind", "", 0.0, 0)
+    ents = _entities(q, [code])
+    stated_values(q, [pattern], ents)
+    binding = bind_slots(pattern.slots, ents, set())
+    assert binding is not None and param_value(ents[binding["1"][0]], pattern.slots[0]) == "%LAB%"
+    county = _template(
+        27,
+        "How many schools are in Lake County?",
+        "SELECT count(*) FROM school WHERE county = 'Lake'",
+        "How many schools are in $1 County?",
+        "SELECT count(*) FROM school WHERE county = $1",
+    )
+    q = "Count the schools in Lake County."
+    s = q.index("Lake")
+    whole = LinkedValue("Lake County", s, s + 11, "Lake County", "district.name", "", 0.0, 0)
+    ents = _entities(q, [whole])
+    stated_values(q, [county], ents)
+    binding = bind_slots(county.slots, ents, set())
+    assert binding is not None and param_value(ents[binding["1"][0]], county.slots[0]) == "Lake"
+
+
+def test_numbers_said_in_words_and_comparisons_a_few_words_before():
+    lits = find_literals("Which pupils had more than one lesson? Which one is it?")
+    assert [(lit.value, lit.direction) for lit in lits] == [(1, 1)]
+    assert find_literals("at least one of them") == []
+    assert [lit.direction for lit in find_literals("a salary greater than or equal to 500")] == [1]
+    assert [lit.direction for lit in find_literals("a salary less than or equal to 500")] == [-1]
+    assert [lit.direction for lit in find_literals("with at least a salary of 500")] == [1]
+    assert [lit.direction for lit in find_literals("lessons more expensive than 50")] == [1]
+    assert [lit.direction for lit in find_literals("more than 3 rooms and 2 desks")] == [1, 0]
+    # a number after a noun names a thing ("room 111"), it keeps no rows
+    assert [lit.rank for lit in find_literals("who used room 111 most recently")] == [False]
+    assert [lit.rank for lit in find_literals("the 5 largest rooms")] == [True]
+
+
+def test_a_date_kept_as_text_binds_as_written():
+    voted = _template(
+        28,
+        "Who voted on 05/12/2014?",
+        "SELECT name FROM vote WHERE voted_on = '05/12/2014'",
+        "Who voted on $1?",
+        "SELECT name FROM vote WHERE voted_on = $1",
+    )
+    q = "Who voted on 08/30/2015?"
+    ents = _entities(q)
+    binding = bind_slots(voted.slots, ents, set())
+    assert binding is not None and param_value(ents[0], voted.slots[0]) == "08/30/2015"
+    assert bind_slots(voted.slots, _entities("Who voted on March 5, 2015?"), set()) is None
+
+
+def test_one_fills_only_a_slot_about_one():
+    above = _template(
+        29,
+        "Which rooms have more than one desk with a height above 90?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) > 1 AND max(height) > 90",
+        "Which rooms have more than one desk with a height above $1?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) > 1 AND max(height) > $1",
+    )
+    q = "Which rooms have more than one desk with a height above 80?"
+    ents = _entities(q)
+    binding = bind_slots(above.slots, ents, set())
+    assert binding is not None and ents[binding["1"][0]].value == 80
+    assert bind_slots(above.slots, _entities("Which rooms have more than one desk?"), set()) is None
+
+
+def test_words_in_capitals_are_a_name_and_units_measure():
+    lits = find_literals("How many pupils does ANNA BERG teach?")
+    assert [(lit.kind, lit.text) for lit in lits] == [("quoted", "ANNA BERG")]
+    assert find_literals("What is the GPA of USA pupils?") == []
+    assert find_literals("HOW MANY PUPILS ARE THERE") == []
+    q = "How many lessons does ANNA BERG attend?"
+    ents = _entities(q)
+    split_names(q, [PUPIL], ents)
+    binding = bind_slots(PUPIL.slots, ents, set(), frozenset({"1", "2"}))
+    assert binding is not None
+    assert [ents[binding[k][0]].value for k in ("1", "2")] == ["ANNA", "BERG"]
+    assert "__count" not in content_tokens("How many hours do the pupils train?")
+    assert "__count" in content_tokens("How many pupils train?")
+    assert content_tokens("pupils 20 years old") == ["pupil", "20", "age"]
+    assert content_tokens("the total count of pupils") == ["__count", "pupil"]
+
+
+def test_what_the_question_calls_a_value_and_compound_column_names():
+    pupil = _template(
+        30,
+        'How many lessons does the pupil "Anna" attend?',
+        "SELECT count(*) FROM attends WHERE pupil_name = 'Anna'",
+        "How many lessons does the pupil $1 attend?",
+        "SELECT count(*) FROM attends WHERE pupil_name = $1",
+    )
+    teacher = _template(
+        31,
+        'How many lessons does the teacher "Otto" give?',
+        "SELECT count(*) FROM lesson WHERE teacher_name = 'Otto'",
+        "How many lessons does the teacher $1 give?",
+        "SELECT count(*) FROM lesson WHERE teacher_name = $1",
+    )
+    matcher = Matcher([pupil, teacher], [])
+    q = 'How many lessons does the teacher "Eva" give?'
+    # the question calls its value a teacher: no pupil's name
+    assert [c.template.index for c in matcher.rank(q, _entities(q))] == [31]
+    phones = _template(
+        32,
+        "Show the addresses and phones of all schools.",
+        "SELECT address, phone FROM school",
+        "Show the addresses and phones of all schools.",
+        "SELECT address, phone FROM school",
+    )
+    rooms = _template(
+        33,
+        "Show the room number of each desk.",
+        "SELECT number FROM room",
+        "Show the room number of each desk.",
+        "SELECT number FROM room",
+    )
+    matcher = Matcher([phones, rooms], [])
+    cand = next(c for c in matcher.rank("What are the address and phone number of the schools?", []))
+    assert cand.template.index == 32 and "columns" not in cand.factors
+    # "the phone, number and address" names three columns: no compound
+    cand = next(
+        c
+        for c in matcher.rank("What are the phone, number and address of the schools?", [])
+        if c.template.index == 32
+    )
+    assert cand.factors.get("columns", 1.0) < 1.0
+
+
+def test_a_value_said_twice_is_one_condition_and_lookalikes_must_be_spelled_alike():
+    from ctxtool.runtime.linking import _spelling_distance
+
+    q = 'Which pupils are boys (gender "B") in the term "B"?'
+    gender = _template(
+        34,
+        'Which pupils have gender "G"?',
+        "SELECT name FROM pupil WHERE gender = 'G'",
+        "Which pupils have gender $1?",
+        "SELECT name FROM pupil WHERE gender = $1",
+    )
+    ents = _entities(q)
+    assert [e.value for e in ents] == ["B", "B"]
+    cand = Matcher([gender], []).rank(q, ents)[0]
+    assert "unused" not in cand.factors
+    q = "Which rooms have 20 desks and 20 chairs?"
+    rooms = _template(
+        35,
+        "Which rooms have 10 desks?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) = 10",
+        "Which rooms have $1 desks?",
+        "SELECT room FROM desk GROUP BY room HAVING count(*) = $1",
+    )
+    cand = Matcher([rooms], []).rank(q, _entities(q))[0]
+    assert cand.factors.get("unused", 1.0) < 1.0  # two numbers may be two conditions
+    assert _spelling_distance("Prauge", "Prague") < 0.2
+    assert _spelling_distance("Compute the mean price", "Complete Walletectomy") > 0.35
+    assert _spelling_distance("Praha", "Hl.m. Praha") == 0.0  # a word of the value
+
+
+def test_holding_a_piece_of_text_said_in_other_words():
+    for q in (
+        "Which names include 'Ann'?",
+        "Which names have the substring 'Ann'?",
+        "Which names contain 'Ann'?",
+    ):
+        assert "contain" in content_tokens(q), q

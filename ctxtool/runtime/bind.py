@@ -15,8 +15,9 @@ from datetime import date
 from typing import Any
 
 from ctxtool.runtime.compiled import Compiled, Slot
+from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
-from ctxtool.runtime.text import Literal
+from ctxtool.runtime.literals import Literal
 
 
 @dataclass
@@ -80,6 +81,11 @@ def same_kind(entity: Entity, slot: Slot) -> bool:
     """A value of another shape than the slot's example never fills it: a code is not a city."""
     a, b = value_shape(entity.value), value_shape(slot.example)
     return a is None or b is None or a == b
+
+
+def _written_like(text: str, example: str) -> bool:
+    """The same digits-and-separators shape ("08/30/2015" and "05/12/2014")."""
+    return bool(re.search(r"\d", example)) and re.sub(r"\d", "9", text) == re.sub(r"\d", "9", example)
 
 
 def _year_like(example: Any) -> bool:
@@ -156,6 +162,9 @@ def compatibility(entity: Entity, slot: Slot) -> float:
             return 0.4
         if entity.kind == "quoted":
             return 0.5
+        if entity.kind == "date" and isinstance(slot.example, str):
+            # a date the database keeps as text ('08/30/2015'): written as the example writes one
+            return 0.9 if _written_like(entity.text, slot.example.strip("%")) else 0.0
         if entity.kind == "stated":
             same = entity.column == slot.column or (
                 entity.column is not None and _on_slot_column(_column_key(entity.column), slot)
@@ -163,6 +172,8 @@ def compatibility(entity: Entity, slot: Slot) -> float:
             return 1.0 if same else 0.0
         return 0.0
     if kind == "number":
+        if lit is not None and lit.text.lower() == "one" and slot.example not in (1, None):
+            return 0.0  # "more than one" compares a count with one: only a template about one
         if entity.kind == "quoted" and _NUMERIC.fullmatch(entity.text.strip()):
             return 0.9  # majoring in "600": a number in quotes
         if entity.kind == "number":
@@ -296,6 +307,8 @@ def param_value(entity: Entity, slot: Slot) -> Any:
     """The Python value bound for ``slot``: the stored value for linked text, ints for years,
     ``date`` for dates."""
     v = own_table_value(entity, slot)
+    if entity.kind == "date" and slot.kind == "text":
+        v = entity.text  # kept as written: the column holds dates as text
     if slot.operator == "like" and isinstance(slot.example, str):
         # the template's pattern keeps its wildcards: '%North%' with "South" binds '%South%'
         text = str(v)
@@ -307,7 +320,9 @@ def param_value(entity: Entity, slot: Slot) -> Any:
     if slot.quoted and isinstance(v, (int, float)) and not isinstance(v, bool):
         return entity.text if entity.kind == "number" and entity.text.strip().isdigit() else str(v)
     if slot.kind == "date" and isinstance(v, date):
-        return v
+        # the SQL wrote the example as a string ('2010-10-23'): the column may keep dates as text,
+        # and a string parameter compares with a date column as the literal did
+        return v.isoformat() if slot.quoted else v
     quoted_number = entity.kind == "quoted" and isinstance(v, str) and _NUMERIC.fullmatch(v.strip())
     if slot.kind == "number" and not slot.quoted and quoted_number:
         v = float(v) if "." in v else int(v)
@@ -324,18 +339,33 @@ def _displaceable(entity: Entity, start: int, end: int) -> bool:
     inside the repeated value ("DRE 102")."""
     if entity.kind == "linked":
         return entity.link is not None and entity.link.distance > 0
+    if entity.kind == "quoted":  # words in capitals, quoted by their case alone
+        return entity.literal is not None and entity.literal.capitals
     if entity.kind == "number":
         return start <= entity.start and entity.end <= end and (end - start) > (entity.end - entity.start)
     return False
 
 
-def _also_read_as(entity: Entity, m: re.Match[str], core: str, column: str) -> bool:
+def _also_read_as(
+    entity: Entity, m: re.Match[str], core: str, column: str, question: str = "", wording: str = ""
+) -> bool:
     """A phrase linked exactly on another column that is also the template's example on its own
-    ("Fall" a student's name and the example semester): that reading is kept as an alternative, for
-    the templates that compare the example's column. True when ``entity`` now carries it."""
+    ("Fall" a student's name and the example semester; a quoted "CV" a type code and the example
+    of a title pattern), or the example with words the template's own wording writes beside it
+    ("Sonoma County" an appellation, and 'Sonoma' in "... in $1 County"): that reading is kept as an
+    alternative, for the templates that compare the example's column. True when ``entity`` now
+    carries it."""
     lv = entity.link
-    if lv is None or lv.distance > 0 or (entity.start, entity.end) != (m.start(), m.end()):
+    spans = {(entity.start, entity.end)} | ({_unquoted(entity, question)} if question else set())
+    if lv is None or lv.distance > 0:
         return False
+    if m.span() not in spans:
+        a, b = _unquoted(entity, question) if question else (entity.start, entity.end)
+        if not (a <= m.start() and m.end() <= b) or not question or not wording:
+            return False
+        rest = content_tokens(question[a : m.start()] + " " + question[m.end() : b])
+        if not rest or not set(rest) <= set(content_tokens(wording)):
+            return False
     if not any(a.column == column and str(a.value) == core for a in lv.alternatives):
         lv.alternatives.append(LinkedValue(lv.phrase, lv.start, lv.end, core, column, "", 0.0, -1))
     return True
@@ -345,8 +375,8 @@ def _repeated(core: str, question: str) -> re.Match[str] | None:
     """Where ``question`` repeats the example value ``core``: as a word, case-insensitively; a single
     letter ("sex is F", "a grade C") only as a capital standing alone, and never the article "A" or
     the pronoun "I" unless "an" announces it ("received an A")."""
-    if len(core) >= 2:  # "Boeing 737-800s": a plural of the value is the value
-        plural = r"'?s?" if len(core) >= 4 else ""
+    if len(core) >= 2:  # "Boeing 737-800s", "cats" for 'Cat': a plural of the value is the value
+        plural = r"'?s?" if len(core) >= 4 else r"s?" if len(core) == 3 and core.isalpha() else ""
         return re.search(r"(?<![\w])" + re.escape(core) + r"(?=" + plural + r"(?![\w]))", question, re.I)
     if not (core.isalpha() and core.isupper()):
         return None
@@ -355,6 +385,66 @@ def _repeated(core: str, question: str) -> re.Match[str] | None:
             continue
         return m
     return None
+
+
+_CODE = re.compile(r"[A-Z]{1,3}")
+
+
+def _word_at(question: str, word: str) -> re.Match[str] | None:
+    """``word`` standing alone in ``question`` (case-insensitively; "all-female" holds "female"), or
+    its plural."""
+    return re.search(r"(?<![\w])" + re.escape(word) + r"(?:s|es)?(?![\w])", question, re.I)
+
+
+def _glosses(core: str, wording: str) -> list[str]:
+    """The words of a template's own wording that an example code in parentheses abbreviates:
+    "female (sex is F)", "the male dorm (with gender M)": one of the two words before the
+    parenthesis, beginning with the code's letters."""
+    out: list[str] = []
+    for m in re.finditer(r"([A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*)?)\s*\(([^()]*)\)", wording):
+        if not re.search(r"(?<![\w])" + re.escape(core) + r"(?![\w])", m.group(2)):
+            continue
+        for w in m.group(1).split():
+            low = w.lower()
+            if len(low) >= 3 and low != core.lower() and low.startswith(core.lower()) and low.isalpha():
+                toks = content_tokens(low)  # a word of counting ("many") glosses nothing
+                if not toks or any(t.startswith("__") for t in toks) or low in out:
+                    continue
+                out.append(low)
+    return out
+
+
+def _abbreviated(core: str, question: str, wording: str) -> re.Match[str] | None:
+    """Where ``question`` states the example value ``core`` in its long or short form: the initials
+    of a name of several words ("LA" for 'Los Angeles', "UK" for 'United Kingdom'), a capitalized
+    word an upper-case code begins ("Florida" for 'FL'), or the word the template's own wording
+    glosses a one-letter code with ("female" for 'F' in "female (sex is F)")."""
+    words = core.split()
+    if len(words) >= 2 and all(w[:1].isupper() for w in words):
+        initials = "".join(w[0] for w in words)
+        return re.search(r"(?<![\w.])" + re.escape(initials) + r"(?![\w])", question)
+    if not _CODE.fullmatch(core):
+        return None
+    if len(core) >= 2:
+        rx = r"(?<![\w])" + re.escape(core[0]) + re.escape(core[1:].lower()) + r"[a-z]{3,}(?![\w])"
+        m = re.search(rx, question)
+        if m is not None:
+            return m
+    for gloss in _glosses(core, wording):
+        m = _word_at(question, gloss)
+        if m is not None:
+            return m
+    return None
+
+
+def _unquoted(entity: Entity, question: str) -> tuple[int, int]:
+    """The entity's span without the quotes around it (a quoted string keeps them in its span)."""
+    a, b = entity.start, entity.end
+    while a < b and question[a] in "\"'“”‘’":
+        a += 1
+    while b > a and question[b - 1] in "\"'“”‘’":
+        b -= 1
+    return a, b
 
 
 def stated_values(question: str, templates: list[Compiled], entities: list[Entity]) -> bool:
@@ -371,11 +461,13 @@ def stated_values(question: str, templates: list[Compiled], entities: list[Entit
             core = ex.strip("%")
             if not core.strip():
                 continue
-            m = _repeated(core, question)
+            m = _repeated(core, question) or _abbreviated(core, question, tpl.intent)
             if m is None:
                 continue
             overlap = [e for e in entities if not (m.end() <= e.start or m.start() >= e.end)]
-            if len(overlap) == 1 and _also_read_as(overlap[0], m, core, slot.column):
+            if len(overlap) == 1 and _also_read_as(
+                overlap[0], m, core, slot.column, question, tpl.parameterized_intent
+            ):
                 continue
             if not all(_displaceable(e, m.start(), m.end()) for e in overlap):
                 continue

@@ -13,22 +13,18 @@ as alternatives for disambiguation.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any
 
 from ctxtool.errors import CtxtoolError
-from ctxtool.runtime.text import (
-    CANONICAL_WORDS,
-    STOPWORDS,
-    Literal,
-    Token,
-    content_tokens,
-    operator_spans,
-    stem,
-    tokenize,
-)
+from ctxtool.runtime.content import content_tokens, operator_spans
+from ctxtool.runtime.literals import Literal
+from ctxtool.runtime.tokens import Token, stem, tokenize
+from ctxtool.runtime.words import CANONICAL_WORDS, STOPWORDS
 
 MAX_NGRAM = 5
 MAX_PHRASES = 16  # value searches run per phrase: bound the round trips of one question
@@ -160,6 +156,19 @@ def _typo_distance(phrase: str, value: Any) -> float:
     return 1.0 if edits > cap or edits == 0 else edits / max(len(a), len(b))
 
 
+def _spelling_distance(phrase: str, value: Any) -> float:
+    """How unlike the stored value is to the phrase, letter by letter (1 - the matching blocks'
+    share of both, case-insensitively): "Prauge" is 0.17 from "Prague", "Compute the mean price" 0.53
+    from "Complete Walletectomy" although a search that compares lengths after a shared beginning
+    finds them as close."""
+    if not isinstance(value, str) or not value:
+        return 0.0
+    a, b = phrase.casefold(), value.casefold()
+    if re.search(r"(?<!\w)" + re.escape(a) + r"(?!\w)", b):
+        return 0.0  # words of the value ("Praha" of "Hl.m. Praha"): the search's measure decides
+    return 1.0 - SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
 class ValueLinker:
     """Links question phrases to stored values with the set's value searches through a connector."""
 
@@ -212,7 +221,10 @@ class ValueLinker:
                 distance = float(rec.get("distance") if rec.get("distance") is not None else 1.0)
             except (TypeError, ValueError):
                 distance = 1.0
-            distance = min(max(distance, 0.0), 1.0, _typo_distance(phrase, rec.get("value")))
+            distance = min(max(distance, 0.0), 1.0)
+            if distance > 0:  # a search's own measure may see only lengths: the spelling must agree
+                distance = max(distance, _spelling_distance(phrase, rec.get("value")))
+            distance = min(distance, _typo_distance(phrase, rec.get("value")))
             context = rec.get("context")
             if isinstance(context, str) and context.strip().startswith("{"):
                 try:

@@ -21,9 +21,30 @@ from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
 from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
+from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
-from ctxtool.runtime.text import NUMBER_WORDS, content_tokens
+from ctxtool.runtime.schemawords import (
+    compound_parts,
+    heads_of_read_columns,
+    inside_name,
+    name_of,
+    sql_operators,
+    table_words,
+)
+from ctxtool.runtime.usedvalues import UNUSED_LOOKALIKE, UNUSED_VALUE, said_again, stated_by, unused_weight
 from ctxtool.runtime.verify import OPPOSITE, operator_agreement
+
+__all__ = [
+    "UNUSED_LOOKALIKE",
+    "UNUSED_VALUE",
+    "Candidate",
+    "FacetUse",
+    "Matcher",
+    "compound_parts",
+    "sql_operators",
+    "table_words",
+    "unused_weight",
+]
 
 # the encoder's cosine below SIM_FLOOR says nothing; at SIM_FULL the wordings mean the same
 SIM_FLOOR = 0.5
@@ -38,12 +59,6 @@ UNGROUPED = 0.6
 EITHER_ONE_VALUE = 0.7
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
-# a value the question states that nothing uses: another question (a condition would be dropped)...
-UNUSED_VALUE = 0.45
-# ...unless it is an everyday lower-case word that only resembles a stored value ("number" ~ "Numeric",
-# "greater" inside a name): the value searches find something for most words of a question
-UNUSED_LOOKALIKE = 0.9
-_QUOTES = "\"'“‘«"
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
 NAME_WORDS = frozenset(content_tokens("name names"))
@@ -78,58 +93,6 @@ class Candidate:
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
 
 
-def table_words(table: str) -> list[str]:
-    """The content words of a table name (``loan`` -> loan, ``airports`` -> airport)."""
-    return content_tokens(table.split(".")[-1].replace("_", " "))
-
-
-def _written_in(phrase: str, text: str) -> bool:
-    """A value the template's own wording states (``in 1996`` of a fixed-year template) is explained."""
-    return bool(re.search(r"(?<![\w.])" + re.escape(phrase) + r"(?![\w])", text, re.I))
-
-
-def _stated_by(entity: Entity, text: str) -> bool:
-    """The template's own wording states this value ("in 1996", "the ten districts")."""
-    if _written_in(entity.text, text):
-        return True
-    if entity.kind == "number" and isinstance(entity.value, int):
-        words = [w for w, n in NUMBER_WORDS.items() if n == entity.value] + [str(entity.value)]
-        return any(_written_in(w, text) for w in words)
-    if entity.kind in ("stated", "quoted"):  # "male" in "all males": the same words, inflected
-        mine = content_tokens(entity.text)
-        return bool(mine) and set(mine) <= set(content_tokens(text))
-    return False
-
-
-def _comparison_words(entity: Entity, question: str) -> bool:
-    """The value's words are words of counting or comparing, alone or with the word before or after
-    them ("more than", "the number of", "3 or more")."""
-    before = question[: entity.start].split()[-1:]
-    after = question[entity.end :].split()[:1]
-    for words in ([entity.text], [*before, entity.text], [entity.text, *after]):
-        tokens = content_tokens(" ".join(words))
-        if tokens and all(t.startswith("__") for t in tokens):
-            return True
-    return False
-
-
-def unused_weight(entity: Entity, question: str) -> float:
-    """How much a value the question states but no template or facet uses counts against a reading:
-    a number, date, quoted string, name or exact stored value is a condition that would be dropped;
-    an ordinary lower-case word linked only approximately is most likely just a word; comparison
-    words ("more than") are never values."""
-    if entity.kind != "linked" or entity.link is None:
-        return UNUSED_VALUE
-    first = question[entity.start : entity.start + 1]
-    if first and first in _QUOTES:
-        return UNUSED_VALUE
-    if _comparison_words(entity, question):
-        return 1.0
-    if entity.link.distance > 0 and not any(c.isupper() for c in entity.text):
-        return UNUSED_LOOKALIKE
-    return UNUSED_VALUE
-
-
 def _or_between(
     question: str, entities: list[Entity], before: list[int], fb: dict[str, tuple[int, float]]
 ) -> bool:
@@ -143,73 +106,6 @@ def _or_between(
     )
     for (_, a_end, a_old), (b_start, _, b_old) in zip(spans, spans[1:], strict=False):
         if a_old != b_old and re.search(r"\bor\b", question[a_end:b_start], re.I):
-            return True
-    return False
-
-
-_SQL_OPERATORS = (
-    (re.compile(r"\bCOUNT\s*\(", re.I), "__count"),
-    (re.compile(r"\bAVG\s*\(", re.I), "__avg"),
-    (re.compile(r"\bSUM\s*\(", re.I), "__sum"),
-    (re.compile(r"\bMAX\s*\(|\bORDER\s+BY\s[^;]*\bDESC\s+LIMIT\b", re.I), "__max"),
-    (re.compile(r"\bMIN\s*\(|\bORDER\s+BY\s(?:(?!\bDESC\b)[^;])*\bLIMIT\b", re.I), "__min"),
-    (re.compile(r"\bDISTINCT\b", re.I), "__distinct"),
-    (re.compile(r"\bGROUP\s+BY\b", re.I), "__each"),
-    (re.compile(r"\bORDER\s+BY\b", re.I), "__order"),
-    (re.compile(r"\bNOT\b|\bEXCEPT\b|!=|<>", re.I), "__not"),
-)
-
-
-def sql_operators(sql: str) -> frozenset[str]:
-    """The operator tokens a template's SQL computes (a count, an average, distinct rows, groups, a
-    negation...): another view of what the template means, for operator words its wording does not
-    say ("Which rooms are not used?" of "Which rooms are free?" over ``NOT IN``). They only agree
-    with the question's words; a template is never asked to be stated by them."""
-    return frozenset(tok for rx, tok in _SQL_OPERATORS if rx.search(sql))
-
-
-COMPOUND_PART = 4  # the shortest word that explains a run-together word it ends or begins
-
-
-def compound_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[str]]:
-    """Words of the question that end a run-together word of the template ("town" of "hometown",
-    "date" of "birthdate"), and those template words: an English compound names a kind of its last
-    word. Both directions (the question may hold the compound); never operator tokens, and never a
-    word's beginning ("member" is no "membership", "product" no "production")."""
-    q_out: set[str] = set()
-    t_out: set[str] = set()
-    for a in q_words:
-        if a.startswith("__"):
-            continue
-        for b in t_words:
-            if b.startswith("__") or a == b:
-                continue
-            short, long = (a, b) if len(a) < len(b) else (b, a)
-            if len(short) >= COMPOUND_PART and len(long) - len(short) >= 3 and long.endswith(short):
-                q_out.add(a)
-                t_out.add(b)
-    return q_out, t_out
-
-
-_NAME_OF = re.compile(r"\bnames?\s+of\s+(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+)?(\w+)", re.I)
-
-
-def _name_of(question: str) -> set[str]:
-    """The things whose name the question asks for ("the name of the building" -> building)."""
-    out: set[str] = set()
-    for m in _NAME_OF.finditer(question):
-        out.update(content_tokens(m.group(1)))
-    return out
-
-
-def _inside_name(word: str, tables: set[str]) -> bool:
-    """``word`` begins or ends a run-together table name ("author" of ``authorship``, "order" of
-    ``customerorders``): the template reads that thing, however its table is spelled."""
-    if len(word) < 5:
-        return False
-    for t in tables:
-        name = t.split(".")[-1].lower().replace("_", "")
-        if name != word and (name.startswith(word) or name.rstrip("s").endswith(word)):
             return True
     return False
 
@@ -252,6 +148,12 @@ class Matcher:
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
         self._returned: dict[int, set[str]] = {}
+        self.schema_words = self.all_column_words | self.entity_words
+        # the words of each table's columns, as the templates reading that table alone read them
+        self._table_columns: dict[str, set[str]] = {}
+        for t in templates:
+            if len(t.tables) == 1:
+                self._table_columns.setdefault(next(iter(t.tables)), set()).update(t.column_words)
         self._sql_ops = {id(t): sql_operators(t.sql) for t in templates}
 
     def vocabulary(self) -> set[str]:
@@ -267,6 +169,33 @@ class Matcher:
                 words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
             self._returned[id(tpl)] = words
         return words
+
+    def _own_columns(self, tpl: Compiled) -> set[str]:
+        """The words of the columns of the template's tables (as far as the set reads them)."""
+        out: set[str] = set()
+        for t in tpl.tables:
+            out |= self._table_columns.get(t, set())
+        return out
+
+    def _called_otherwise(
+        self, question: str, tpl: Compiled, bindings: dict[str, tuple[int, float]], entities: list[Entity]
+    ) -> set[str]:
+        """Words of the schema right before a quoted value that no search found, which the slot
+        taking it is not about ("the teacher 'Ann Berg'" in a slot for a pupil's name): the question
+        says what kind of value it is."""
+        out: set[str] = set()
+        for slot in tpl.slots:
+            e = entities[bindings[slot.key][0]]
+            if e.kind != "quoted" or e.link is not None:
+                continue
+            before = re.findall(r"[A-Za-z]+", question[: e.start])[-1:]
+            words = content_tokens(before[0]) if before else []
+            own = set(slot.type_words)
+            if slot.column and "." not in slot.column:  # a column named without its table: any of them
+                own |= set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
+            if words and words[-1] in self.schema_words and words[-1] not in own:
+                out.add(words[-1])
+        return out
 
     def question_tokens(self, question: str, entities: list[Entity]) -> list[str]:
         text = list(question)
@@ -361,8 +290,8 @@ class Matcher:
         question: str = "",
     ) -> Candidate | None:
         bindings = bind_slots(tpl.slots, entities, set(), adjacent_slots(tpl))
-        if bindings is None:
-            return None
+        if bindings is None or self._called_otherwise(question, tpl, bindings, entities):
+            return None  # a value of the wrong kind never fills a slot (a teacher is no pupil's name)
         used = {i for i, _ in bindings.values()}
         bound_descr: set[str] = set()
         for slot in tpl.slots:
@@ -371,7 +300,8 @@ class Matcher:
         q_set = set(q_tokens)
         literal_words: set[str] = set()
         for e in entities:
-            if e.literal is not None:
+            # the template words a value of the question says ("female" for the sex 'F' it glosses)
+            if e.literal is not None or e.kind == "stated":
                 literal_words.update(content_tokens(e.text))
         best: Candidate | None = None
         # what the SQL computes agrees with the question's operator words of that kind (never asks for
@@ -486,7 +416,7 @@ class Matcher:
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
             other = (q_set & self.entity_words) - explained - tpl_words
             if other:
-                other = {w for w in other if not _inside_name(w, tpl.tables)}
+                other = {w for w in other if not inside_name(w, tpl.tables)}
             if other:
                 factors["entities"] = 0.5 ** len(other)
                 reasons.append("the template is not about: " + ", ".join(sorted(other)))
@@ -497,8 +427,12 @@ class Matcher:
                 (q_set & self.all_column_words) - explained - tpl_words - self.column_words[id(tpl)] - f_cols
             )
             cols -= self.entity_words  # already weighed as entities
-            if NAME_WORDS & cols and _name_of(question) & self._returned_words(tpl):
+            if NAME_WORDS & cols and name_of(question) & self._returned_words(tpl):
                 cols -= NAME_WORDS  # "the name of the building" is the building a template returns
+            if cols:
+                cols -= heads_of_read_columns(question, cols, self.column_words[id(tpl)]) - self._own_columns(
+                    tpl
+                )
             if cols:
                 factors["columns"] = COLUMN_NOT_READ ** len(cols)
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))
@@ -535,7 +469,8 @@ class Matcher:
                 if i not in f_used
                 and not entities[i].part  # a quoted name counts once, whole
                 and not (overlapping(entities, i) & f_used)
-                and not _stated_by(entities[i], phrasing.text)
+                and not stated_by(entities[i], phrasing.text)
+                and not said_again(entities, i, f_used)
             ]
             if unused:
                 factors["unused"] = math.prod(unused_weight(entities[i], question) for i in unused)

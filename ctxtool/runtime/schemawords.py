@@ -1,0 +1,96 @@
+"""The schema's words in a question: what the tables are called, what a template's SQL computes,
+and the words a question and a template share through run-together or compound names.
+
+A template explains a question's word when its SQL reads what the word names: ``loans`` names the
+table ``loan``, "town" ends the column word ``hometown``, "the phone number" is a phone column.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ctxtool.runtime.content import content_tokens
+
+
+def table_words(table: str) -> list[str]:
+    """The content words of a table name (``loan`` -> loan, ``airports`` -> airport)."""
+    return content_tokens(table.split(".")[-1].replace("_", " "))
+
+
+_SQL_OPERATORS = (
+    (re.compile(r"\bCOUNT\s*\(", re.I), "__count"),
+    (re.compile(r"\bAVG\s*\(", re.I), "__avg"),
+    (re.compile(r"\bSUM\s*\(", re.I), "__sum"),
+    (re.compile(r"\bMAX\s*\(|\bORDER\s+BY\s[^;]*\bDESC\s+LIMIT\b", re.I), "__max"),
+    (re.compile(r"\bMIN\s*\(|\bORDER\s+BY\s(?:(?!\bDESC\b)[^;])*\bLIMIT\b", re.I), "__min"),
+    (re.compile(r"\bDISTINCT\b", re.I), "__distinct"),
+    (re.compile(r"\bGROUP\s+BY\b", re.I), "__each"),
+    (re.compile(r"\bORDER\s+BY\b", re.I), "__order"),
+    (re.compile(r"\bNOT\b|\bEXCEPT\b|!=|<>", re.I), "__not"),
+)
+
+
+def sql_operators(sql: str) -> frozenset[str]:
+    """The operator tokens a template's SQL computes (a count, an average, distinct rows, groups, a
+    negation...): another view of what the template means, for operator words its wording does not
+    say ("Which rooms are not used?" of "Which rooms are free?" over ``NOT IN``). They only agree
+    with the question's words; a template is never asked to be stated by them."""
+    return frozenset(tok for rx, tok in _SQL_OPERATORS if rx.search(sql))
+
+
+COMPOUND_PART = 4  # the shortest word that explains a run-together word it ends or begins
+
+
+def compound_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[str]]:
+    """Words of the question that end a run-together word of the template ("town" of "hometown",
+    "date" of "birthdate"), and those template words: an English compound names a kind of its last
+    word. Both directions (the question may hold the compound); never operator tokens, and never a
+    word's beginning ("member" is no "membership", "product" no "production")."""
+    q_out: set[str] = set()
+    t_out: set[str] = set()
+    for a in q_words:
+        if a.startswith("__"):
+            continue
+        for b in t_words:
+            if b.startswith("__") or a == b:
+                continue
+            short, long = (a, b) if len(a) < len(b) else (b, a)
+            if len(short) >= COMPOUND_PART and len(long) - len(short) >= 3 and long.endswith(short):
+                q_out.add(a)
+                t_out.add(b)
+    return q_out, t_out
+
+
+_NAME_OF = re.compile(r"\bnames?\s+of\s+(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+)?(\w+)", re.I)
+
+
+def name_of(question: str) -> set[str]:
+    """The things whose name the question asks for ("the name of the building" -> building)."""
+    out: set[str] = set()
+    for m in _NAME_OF.finditer(question):
+        out.update(content_tokens(m.group(1)))
+    return out
+
+
+def heads_of_read_columns(question: str, words: set[str], read: set[str]) -> set[str]:
+    """Words that end a compound the question writes right after a word of a column the template
+    reads ("the phone number" of a phone column): the compound is that column, not another one."""
+    raw = re.findall(r"[A-Za-z]+|[^\sA-Za-z]", question)  # punctuation parts two words
+    out: set[str] = set()
+    for a, b in zip(raw, raw[1:], strict=False):
+        ta, tb = content_tokens(a), content_tokens(b)
+        if ta and tb and tb[0] in words and ta[-1] in read:
+            out.add(tb[0])
+    return out
+
+
+def inside_name(word: str, tables: set[str]) -> bool:
+    """``word`` begins or ends a run-together table name ("author" of ``authorship``, "order" of
+    ``customerorders``): the template reads that thing, however its table is spelled."""
+    if len(word) < 5:
+        return False
+    for t in tables:
+        name = t.split(".")[-1].lower().replace("_", "")
+        if name != word and (name.startswith(word) or name.rstrip("s").endswith(word)):
+            return True
+    return False
