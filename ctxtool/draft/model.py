@@ -101,7 +101,15 @@ class Column:
 
     @property
     def is_flag(self) -> bool:
-        return self.category == "bool"
+        """A boolean, or a whole number holding only 0 and 1 (``discontinued``): a yes/no
+        predicate ("How many products are discontinued?"), never a dimension or a measure."""
+        if self.category == "bool":
+            return True
+        if self.category != "number" or self.id_like or self.is_fractional:
+            return False
+        prof = self.profile or {}
+        d = self.distinct
+        return prof.get("min") == 0 and prof.get("max") == 1 and d is not None and d <= 2
 
     @property
     def is_categorical(self) -> bool:
@@ -110,7 +118,7 @@ class Column:
         d = self.distinct
         if d is None or d < 2:
             return False
-        if self.category == "bool":
+        if self.is_flag:
             return False  # flags get questions of their own ("How many X are active?")
         if not self.repeats:  # every row its own value: a name or a measure, not a dimension
             return False
@@ -131,7 +139,7 @@ class Column:
 
     @property
     def is_measure(self) -> bool:
-        if self.id_like or self.is_audit or self.category != "number" or self.is_year:
+        if self.id_like or self.is_audit or self.category != "number" or self.is_year or self.is_flag:
             return False
         if re.search(r"(?:^|_)year(?:$|_)|^year", self.name, re.I):  # a year is a date, not an amount
             return False
@@ -201,6 +209,13 @@ class Join:
     pairs: list[tuple[Column, Column]]
     kind: str  # "fk" | "interleave"
     fk_name: str | None = None
+
+    @property
+    def one_per_parent(self) -> bool:
+        """Whether the child's reference is its whole primary key: each parent has at most one (a
+        subtype: each row of the child is one of the parent's), so "the most" per parent means nothing."""
+        keys = {c.name.lower() for c in self.child.pk_columns}
+        return bool(keys) and keys == {c.name.lower() for c, _ in self.pairs}
 
     @property
     def role(self) -> str | None:
@@ -311,7 +326,7 @@ class Model:
             name=raw["name"],
             names=names,
             comment=raw.get("comment"),
-            rows=raw.get("row_estimate"),
+            rows=_rows(raw),
             primary_key=list(raw.get("primary_key") or []),
             kind=raw.get("kind") or "table",
         )
@@ -498,10 +513,31 @@ class Model:
     def literal(self, value: Any, col: Column | None = None) -> str:
         return sql_literal(value, self.dialect, col)
 
+    def flag_value(self, col: Column, on: bool = True) -> str:
+        """The literal a flag is compared with: TRUE/FALSE, or 1/0 for a 0/1 number."""
+        if col.category == "number":
+            return "1" if on else "0"
+        return "TRUE" if on else "FALSE"
+
     def join_on(self, join: Join, child_alias: str | None = None, parent_alias: str | None = None) -> str:
         return " AND ".join(
             f"{self.col(c, child_alias)} = {self.col(p, parent_alias)}" for c, p in join.pairs
         )
+
+
+def _rows(raw: dict[str, Any]) -> float | None:
+    """The table's row estimate; when the table was never analyzed (no estimate), the distinct
+    count of a one-column primary key, which is its number of rows."""
+    est = raw.get("row_estimate")
+    if isinstance(est, (int, float)) and est > 0:
+        return est
+    pk = [c.lower() for c in raw.get("primary_key") or []]
+    if len(pk) == 1:
+        for c in raw.get("columns") or []:
+            d = (c.get("profile") or {}).get("distinct")
+            if c["name"].lower() == pk[0] and isinstance(d, (int, float)) and d > 0:
+                return float(d)
+    return est
 
 
 def column_category(type_name: str) -> str:

@@ -11,11 +11,14 @@ with its parent. How it is said comes from :mod:`ctxtool.draft.phrasing`.
 
 from __future__ import annotations
 
+import re
+
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import Column, Join, Model, Table
 from ctxtool.draft.phrasing import and_list, plural_label, the_names, verb
 from ctxtool.draft.templates import (
     categories,
+    identifying,
     is_additive,
     key_columns,
     measures,
@@ -23,6 +26,7 @@ from ctxtool.draft.templates import (
     relationship,
     said_by_value,
     say,
+    tally,
     threshold,
     total_of,
 )
@@ -39,7 +43,8 @@ def describing(t: Table) -> list[Column]:
         for c in t.columns
         if c.readable
         and not c.is_audit
-        and c.category in ("text", "number", "date", "bool")
+        and c.category in ("text", "number", "date")
+        and not c.is_flag  # a yes/no is counted ("How many are discontinued?"), not listed
         and (not c.id_like or _natural_key(c))
     ]
 
@@ -47,6 +52,12 @@ def describing(t: Table) -> list[Column]:
 def _natural_key(c: Column) -> bool:
     """A key people read and type (a code, a name, a date), not a surrogate number or a reference."""
     return c.in_pk and not c.in_fk and c.category in ("text", "date") and len(c.table.primary_key) == 1
+
+
+def _verb(label: str) -> str:
+    """ "is" or "are" agreeing with a label's head noun: "What are the units in stock", "What is
+    the date of birth"."""
+    return verb(re.split(r" (?:of|in|on|per|at|for|to) ", label, maxsplit=1)[0])
 
 
 def has_duplicates(c: Column) -> bool:
@@ -122,8 +133,10 @@ class QuestionDrafter:
             # a column whose values repeat is listed by its values, each once ("the locations of
             # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
             # (people listing a column whose values repeat mostly want each value once)
+            # (free text whose values are mostly their own, a description or a summary, is listed row
+            # by row: a duplicate or two there is chance, not a value people want once)
             dimension = c.is_categorical and c.category == "text"
-            distinct = "DISTINCT " if dimension or has_duplicates(c) else ""
+            distinct = "DISTINCT " if dimension or (has_duplicates(c) and c.repeats) else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
@@ -144,7 +157,7 @@ class QuestionDrafter:
             v = values[0]
             for c in [c for c in shown if c is not name][:MAX_LOOKUPS]:
                 self.add(
-                    f"What {verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
+                    f"What {_verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
                     f"SELECT {m.col(c)} FROM {nsrc} WHERE {m.col(name)} = {m.literal(v, name)}",
                     "lookup-column",
                     t,
@@ -155,14 +168,14 @@ class QuestionDrafter:
             label = meas.label
             for word, agg in (("average", "AVG"), ("maximum", "MAX"), ("minimum", "MIN")):
                 self.add(
-                    f"What {verb(label)} the {word} {label} of all {p}?",
+                    f"What is the {word} {label} of all {p}?",  # the subject is "the average"
                     f"SELECT {agg}({mc}) FROM {src}",
                     "aggregate",
                     t,
                 )
             if is_additive(meas):
                 self.add(
-                    f"What {verb(label)} the {total_of(meas)} of all {p}?",
+                    f"What is the {total_of(meas)} of all {p}?",
                     f"SELECT SUM({mc}) FROM {src}",
                     "aggregate",
                     t,
@@ -185,6 +198,13 @@ class QuestionDrafter:
                 "min-max",
                 t,
             )
+            for words, order in (("in ascending order", "ASC"), ("in descending order", "DESC")):
+                self.add(  # "List the ages of all people in ascending order.": the values themselves
+                    f"List the {plural_label(meas)} of all {p} {words}.",
+                    f"SELECT {mc} FROM {src} ORDER BY {mc} {order}",
+                    "ordered-measure",
+                    t,
+                )
             if not names:
                 continue
             nsql = self.cols(names)
@@ -199,7 +219,7 @@ class QuestionDrafter:
             for c in [c for c in shown if c not in names and c is not meas][:3]:
                 for word, order in (("highest", "DESC"), ("lowest", "ASC")):
                     self.add(
-                        f"What {verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
+                        f"What {_verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
                         f"SELECT {m.col(c)} FROM {src} ORDER BY {mc} {order} LIMIT 1",
                         "superlative",
                         t,
@@ -296,7 +316,12 @@ class QuestionDrafter:
         for c in [
             c
             for c in shown
-            if c not in cats and c not in listed and c.repeats and c.distinct and c.distinct > 1
+            if c not in cats
+            and c not in listed
+            and c.repeats
+            and c.distinct
+            and c.distinct > 1
+            and not identifying(c)
         ][:4]:
             self.add(
                 f"What are the distinct {plural_label(c)} of {p}?",
@@ -304,7 +329,11 @@ class QuestionDrafter:
                 "distinct",
                 t,
             )
-        for c in [c for c in listed if c not in cats and c.category == "text" and has_duplicates(c)][:3]:
+        for c in [
+            c
+            for c in listed
+            if c not in cats and c.category == "text" and has_duplicates(c) and not identifying(c)
+        ][:3]:
             # "How many different colours do products come in?": a listed column whose values repeat
             self.add(
                 f"How many distinct {plural_label(c)} do {p} have?",
@@ -331,15 +360,32 @@ class QuestionDrafter:
             )
             self.add(
                 f"Which {cat.label} has the most {p}?",
-                f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY COUNT(*) DESC LIMIT 1",
+                f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY {tally(m, t)} DESC LIMIT 1",
                 "most-category",
                 t,
                 also=f"What is the most common {cat.label} of {p}?",
             )
+            self.add(  # "How many customers have the most common type?": the count, not the type
+                f"How many {p} have the most common {cat.label}?",
+                f"SELECT {tally(m, t)} FROM {src} GROUP BY {cc} ORDER BY {tally(m, t)} DESC LIMIT 1",
+                "most-category-count",
+                t,
+                also=f"How many {p} are there in the {cat.label} with the most {p}?",
+            )
+            for words, order in (("in descending order of", "DESC"), ("in ascending order of", "ASC")):
+                self.add(  # the values alone, in the order of their counts
+                    f"List the {plural_label(cat)} of {p} {words} the number of {p}.",
+                    f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY {tally(m, t)} {order}",
+                    "category-ordered",
+                    t,
+                    also=f"Show the {plural_label(cat)} of {p} ordered by the number of {p}."
+                    if order == "ASC"
+                    else None,
+                )
             for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
                 self.add(
                     f"Which {plural_label(cat)} have {words} {n} {p}?",
-                    f"SELECT {cc} FROM {src} GROUP BY {cc} HAVING COUNT(*) {op} {n}",
+                    f"SELECT {cc} FROM {src} GROUP BY {cc} HAVING {tally(m, t)} {op} {n}",
                     "having",
                     t,
                 )
@@ -376,7 +422,7 @@ class QuestionDrafter:
         v = values[0]
         for c in [c for c in shown if c is not key][:MAX_LOOKUPS]:
             self.add(
-                f"What {verb(c.label)} the {c.label} of the {t.names.singular} with {key.label} {say(v, key)}?",
+                f"What {_verb(c.label)} the {c.label} of the {t.names.singular} with {key.label} {say(v, key)}?",
                 f"SELECT {m.col(c)} FROM {m.table_sql(t)} WHERE {m.col(key)} = {m.literal(v, key)}",
                 "lookup-by-code",
                 t,
@@ -408,9 +454,10 @@ class QuestionDrafter:
         cnames = naming(c)
         src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
         self.parent_of_named(j, cnames, pnames, src)
-        if not pnames:
+        if not pnames:  # "How many visitors have no visits?" needs no names
+            self._count_without(j, c.names.plural)
             return
-        self._most_and_without(j, pnames, c.names.plural, "join-top")
+        self._most_and_without(j, pnames, c.names.plural, "join-top", one_each=j.one_per_parent)
         if cnames:
             self.add(
                 f"Show the {the_names(cnames)} of all {c.names.plural} and the {the_names(pnames)} of their "
@@ -434,7 +481,7 @@ class QuestionDrafter:
         for cols in ([pnames] if pnames else []) + others[: 3 - bool(pnames)]:
             said = the_names(cols, 1) if cols is pnames else cols[0].label
             self.add(
-                f"What {verb(said)} the {said} of the {p.names.singular} of the {c.names.singular} named "
+                f"What {_verb(said)} the {said} of the {p.names.singular} of the {c.names.singular} named "
                 f"{say(v, name)}?",
                 f"SELECT {self.cols(cols)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
                 "join-parent-of-named",
@@ -467,6 +514,14 @@ class QuestionDrafter:
         a, b = own.parent, other.parent
         if a.name.lower() == b.name.lower():
             return
+        fk = own.pairs[0][0]
+        self.add(  # "How many dorms have some amenity?": the distinct references in the link table
+            f"How many {a.names.plural} have at least one {b.names.singular}?",
+            f"SELECT COUNT(DISTINCT {self.m.col(fk)}) FROM {self.m.table_sql(own.child)}",
+            "link-exists",
+            own.child,
+            a,
+        )
         anames = naming(a)
         if anames:
             self._most_and_without(own, anames, b.names.plural, "link-top")
@@ -480,18 +535,25 @@ class QuestionDrafter:
                 )  # "the names of the members of the club named 'X'"
                 self.of_named(anames, bnames, a, src, "link-of-named", link, a, b)
 
-    def _most_and_without(self, j: Join, names: list[Column], counted: str, top_kind: str) -> None:
+    def _most_and_without(
+        self, j: Join, names: list[Column], counted: str, top_kind: str, one_each: bool = False
+    ) -> None:
         """ "The X with the most Ys" and "Xs with no Y", counting the rows of ``j``'s child (the Ys
-        themselves, or the link table's rows that stand for them)."""
+        themselves, or the link table's rows that stand for them); ``one_each``: a child that is
+        a kind of its parent (one row per parent) is never "the most" of anything."""
         m = self.m
         child, parent = j.child, j.parent
         fk, pk = j.pairs[0]
         src = f"{m.table_sql(child)} JOIN {m.table_sql(parent)} ON {m.join_on(j)}"
         sql = self.cols(names)
         keys = ", ".join(m.col(k) for k in key_columns(parent))
+        if one_each:
+            self._count_without(j, counted)
+            self._without(j, names, counted)
+            return
         self.add(
             f"What is the {the_names(names, 1)} of the {parent.names.singular} with the most {counted}?",
-            f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} ORDER BY COUNT(*) DESC LIMIT 1",
+            f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} ORDER BY {tally(m, child)} DESC LIMIT 1",
             top_kind,
             child,
             parent,
@@ -501,7 +563,7 @@ class QuestionDrafter:
         for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
             self.add(
                 f"Which {parent.names.plural} have {words} {n} {counted}? Give their {the_names(names)}.",
-                f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} HAVING COUNT(*) {op} {n}",
+                f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} HAVING {tally(m, child)} {op} {n}",
                 "having",
                 child,
                 parent,
@@ -510,12 +572,20 @@ class QuestionDrafter:
             self.add(
                 f"How many {counted} does each {parent.names.singular} have? Give the {the_names(names, 1)} "
                 f"and the number.",
-                f"SELECT {sql}, COUNT(*) FROM {src} GROUP BY {keys}, {sql}",
+                f"SELECT {sql}, {tally(m, child)} FROM {src} GROUP BY {keys}, {sql}",
                 "per-parent",
                 child,
                 parent,
                 also=f"Show the {the_names(names)} of all {parent.names.plural} and the number of {counted} of each.",
             )
+        self._count_without(j, counted)
+        self._without(j, names, counted)
+
+    def _count_without(self, j: Join, counted: str) -> None:
+        """ "How many Xs have no Ys?" (``NOT IN`` the child's references)."""
+        m = self.m
+        child, parent = j.child, j.parent
+        fk, pk = j.pairs[0]
         self.add(
             f"How many {parent.names.plural} have no {counted}?",
             f"SELECT COUNT(*) FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
@@ -525,6 +595,13 @@ class QuestionDrafter:
             parent,
             also=f"Count the {parent.names.plural} that do not have any {counted}.",
         )
+
+    def _without(self, j: Join, names: list[Column], counted: str) -> None:
+        """ "Which Xs have no Ys? Give their names." """
+        m = self.m
+        child, parent = j.child, j.parent
+        fk, pk = j.pairs[0]
+        sql = self.cols(names)
         self.add(
             f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
             f"SELECT {sql} FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
