@@ -69,7 +69,7 @@ def test_the_questions_people_ask_are_drafted(drafted):
     for q in (
         "How many tracks are there?",
         "What are the names of all artists?",
-        "What are the average milliseconds of all tracks?",  # verb agrees with the label
+        "What is the average duration in milliseconds of all tracks?",  # a unit said as its quantity
         "What is the name of the artist with the most albums?",  # a top-1 by a related count
         "What is the name of the playlist with the most tracks?",  # through the link table
         "Which artists have no albums? Give their names.",  # an anti-join

@@ -133,10 +133,9 @@ class QuestionDrafter:
             # a column whose values repeat is listed by its values, each once ("the locations of
             # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
             # (people listing a column whose values repeat mostly want each value once)
-            # (free text whose values are mostly their own, a description or a summary, is listed row
-            # by row: a duplicate or two there is chance, not a value people want once)
             dimension = c.is_categorical and c.category == "text"
-            distinct = "DISTINCT " if dimension or (has_duplicates(c) and c.repeats) else ""
+            repeated = has_duplicates(c) and bool(c.distinct)  # (no values at all: every row NULL)
+            distinct = "DISTINCT " if dimension or repeated else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
@@ -365,23 +364,6 @@ class QuestionDrafter:
                 t,
                 also=f"What is the most common {cat.label} of {p}?",
             )
-            self.add(  # "How many customers have the most common type?": the count, not the type
-                f"How many {p} have the most common {cat.label}?",
-                f"SELECT {tally(m, t)} FROM {src} GROUP BY {cc} ORDER BY {tally(m, t)} DESC LIMIT 1",
-                "most-category-count",
-                t,
-                also=f"How many {p} are there in the {cat.label} with the most {p}?",
-            )
-            for words, order in (("in descending order of", "DESC"), ("in ascending order of", "ASC")):
-                self.add(  # the values alone, in the order of their counts
-                    f"List the {plural_label(cat)} of {p} {words} the number of {p}.",
-                    f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY {tally(m, t)} {order}",
-                    "category-ordered",
-                    t,
-                    also=f"Show the {plural_label(cat)} of {p} ordered by the number of {p}."
-                    if order == "ASC"
-                    else None,
-                )
             for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
                 self.add(
                     f"Which {plural_label(cat)} have {words} {n} {p}?",

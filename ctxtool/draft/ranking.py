@@ -51,8 +51,6 @@ FAMILY_PRIOR: dict[str, float] = {
     "link-of-named": 0.72,
     "join-count": 0.72,
     "most-category": 0.72,
-    "most-category-count": 0.6,
-    "category-ordered": 0.62,
     "ordered-measure": 0.66,
     "link-exists": 0.62,
     "above-average": 0.7,

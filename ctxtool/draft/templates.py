@@ -157,11 +157,11 @@ def identifying(col: Column) -> bool:
 
 
 def tally_column(table: Table) -> Column | None:
-    """A whole-number measure named as its table (``faculty.faculty``, ``degrees.degrees``): each
+    """A measure named as its table (``faculty.faculty``, ``degrees.degrees``): each
     row stands for that many of the table's things, so "how many faculty" sums it."""
     words = {table.names.singular.lower(), table.names.plural.lower()}
     for c in table.columns:
-        if c.is_measure and not c.is_fractional and c.label.lower() in words:
+        if c.is_measure and c.label.lower() in words:
             return c
     return None
 
