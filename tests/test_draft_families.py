@@ -355,10 +355,3 @@ def test_a_subtype_is_never_the_most_of_its_parent(store):
     said = " ".join(kept)
     assert "most sale items" not in said and "at least 2 sale items" not in said
     assert "How many items have no sale items?" in kept
-
-
-def test_measures_listed_in_order(store):
-    kept = _kept(store[0])
-    assert kept["List the units in stock of all items in ascending order."] == (
-        "SELECT item.units_in_stock FROM item ORDER BY item.units_in_stock ASC"
-    )

@@ -157,6 +157,9 @@ def test_ranking_helpers_on_drafts():
 def test_plain_english_names():
     assert pluralize("staff") == "staff" and pluralize("criterion") == "criteria"
     assert pluralize("category") == "categories" and pluralize("leaf") == "leaves"
+    # nouns in -ics are one and many; an abbreviation takes a plain s
+    assert pluralize("customer demographics") == "customer demographics" and pluralize("topic") == "topics"
+    assert pluralize("customer ID") == "customer IDs"
     assert singularize("analyses") == "analysis" and singularize("status") == "status"
     assert singularize("people") == "person" and singularize("bonus") == "bonus"
     assert words_of("clubname") == "club name" and words_of("fname") == "first name"

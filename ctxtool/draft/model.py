@@ -72,7 +72,12 @@ class Column:
     def id_like(self) -> bool:
         """Keys and surrogate ids (``id``, ``customer_id``, ``ArtistId``, ``uuid``): never a
         dimension or a measure."""
-        return (self.in_pk and self.category != "date") or self.in_fk or bool(_ID_NAME.search(self.name))
+        return (
+            (self.in_pk and self.category != "date")
+            or self.in_fk
+            or bool(_ID_NAME.search(self.name))
+            or self.label.rsplit(" ", 1)[-1] == "ID"  # run-together ``amenid``: "amen ID"
+        )
 
     @property
     def members(self) -> list[str]:

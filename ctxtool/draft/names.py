@@ -100,8 +100,10 @@ def pluralize(noun: str) -> str:
     low = last.lower()
     if low in _IRREGULAR_PLURALS:
         return prefix + _IRREGULAR_PLURALS[low]
-    if low in UNCOUNTABLE or not low.isalpha():
-        return noun
+    if low in UNCOUNTABLE or not low.isalpha() or (low.endswith("ics") and len(low) > 5):
+        return noun  # (demographics, statistics: the same for one and many)
+    if last.isupper():
+        return prefix + last + "s"  # an abbreviation: IDs, URLs
     plural = _inflect().plural_noun(low)
     if isinstance(plural, str) and plural.isalpha() and plural[:1] == low[:1]:
         return prefix + (plural if last.islower() else last[0] + plural[1:])  # man -> men, leaf -> leaves

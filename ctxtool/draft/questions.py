@@ -197,13 +197,6 @@ class QuestionDrafter:
                 "min-max",
                 t,
             )
-            for words, order in (("in ascending order", "ASC"), ("in descending order", "DESC")):
-                self.add(  # "List the ages of all people in ascending order.": the values themselves
-                    f"List the {plural_label(meas)} of all {p} {words}.",
-                    f"SELECT {mc} FROM {src} ORDER BY {mc} {order}",
-                    "ordered-measure",
-                    t,
-                )
             if not names:
                 continue
             nsql = self.cols(names)
@@ -436,10 +429,14 @@ class QuestionDrafter:
         cnames = naming(c)
         src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
         self.parent_of_named(j, cnames, pnames, src)
+        between = self.names_both_parents(j)
         if not pnames:  # "How many visitors have no visits?" needs no names
-            self._count_without(j, c.names.plural)
+            if not between:
+                self._count_without(j, c.names.plural)
             return
-        self._most_and_without(j, pnames, c.names.plural, "join-top", one_each=j.one_per_parent)
+        self._most_and_without(
+            j, pnames, c.names.plural, "join-top", one_each=j.one_per_parent, without=not between
+        )
         if cnames:
             self.add(
                 f"Show the {the_names(cnames)} of all {c.names.plural} and the {the_names(pnames)} of their "
@@ -450,6 +447,14 @@ class QuestionDrafter:
                 p,
             )
             self.of_named(pnames, cnames, p, src, "join-of-named", c, p)
+
+    def names_both_parents(self, j: Join) -> bool:
+        """Whether the child is named after another table it references too (an "accelerator
+        compatible browser" of a browser and an accelerator): "browsers with no accelerator
+        compatible browsers" does not say which of the two has none, so it is not drafted."""
+        own = {w for w in j.child.names.singular.lower().split() if len(w) > 3}
+        others = [k.parent for k in self.m.parents_of(j.child) if k.parent is not j.parent]
+        return any(own & set(o.names.singular.lower().split()) for o in others)
 
     def parent_of_named(self, j: Join, cnames: list[Column], pnames: list[Column], src: str) -> None:
         """ "Which owner does the dog named 'X' belong to?": the parent's name (and a column
@@ -518,7 +523,13 @@ class QuestionDrafter:
                 self.of_named(anames, bnames, a, src, "link-of-named", link, a, b)
 
     def _most_and_without(
-        self, j: Join, names: list[Column], counted: str, top_kind: str, one_each: bool = False
+        self,
+        j: Join,
+        names: list[Column],
+        counted: str,
+        top_kind: str,
+        one_each: bool = False,
+        without: bool = True,
     ) -> None:
         """ "The X with the most Ys" and "Xs with no Y", counting the rows of ``j``'s child (the Ys
         themselves, or the link table's rows that stand for them); ``one_each``: a child that is
@@ -530,8 +541,9 @@ class QuestionDrafter:
         sql = self.cols(names)
         keys = ", ".join(m.col(k) for k in key_columns(parent))
         if one_each:
-            self._count_without(j, counted)
-            self._without(j, names, counted)
+            if without:
+                self._count_without(j, counted)
+                self._without(j, names, counted)
             return
         self.add(
             f"What is the {the_names(names, 1)} of the {parent.names.singular} with the most {counted}?",
@@ -560,8 +572,9 @@ class QuestionDrafter:
                 parent,
                 also=f"Show the {the_names(names)} of all {parent.names.plural} and the number of {counted} of each.",
             )
-        self._count_without(j, counted)
-        self._without(j, names, counted)
+        if without:
+            self._count_without(j, counted)
+            self._without(j, names, counted)
 
     def _count_without(self, j: Join, counted: str) -> None:
         """ "How many Xs have no Ys?" (``NOT IN`` the child's references)."""

@@ -51,7 +51,6 @@ FAMILY_PRIOR: dict[str, float] = {
     "link-of-named": 0.72,
     "join-count": 0.72,
     "most-category": 0.72,
-    "ordered-measure": 0.66,
     "link-exists": 0.62,
     "above-average": 0.7,
     "having": 0.69,

@@ -12,6 +12,7 @@ from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
+from ctxtool.draft.phrasing import plural_words
 
 TOP_N = 10
 MAX_CATEGORIES = 3
@@ -343,15 +344,22 @@ class TemplateDrafter:
             # the rows named, nothing more: what people read off a top-10 are the names
             shown = naming(t) or [meas]
             order_keys = ", ".join(m.col(k) for k in keys)
+            # rows with no name show the values themselves: the question says so ("What are the 10
+            # highest support rates of candidates?"), not "which candidates" (asked, it wants them named)
+            values = plural_words(meas.label)
             self.add(
-                f"Which {TOP_N} {p} have the highest {meas.label}?",
+                f"Which {TOP_N} {p} have the highest {meas.label}?"
+                if naming(t)
+                else f"What are the {TOP_N} highest {values} of {p}?",
                 f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                 f"ORDER BY {mc} DESC, {order_keys} LIMIT {TOP_N}",
                 "schema:top-n",
                 t,
             )
             self.add(
-                f"Which {TOP_N} {p} have the lowest {meas.label}?",
+                f"Which {TOP_N} {p} have the lowest {meas.label}?"
+                if naming(t)
+                else f"What are the {TOP_N} lowest {values} of {p}?",
                 f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                 f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
                 "schema:bottom-n",
