@@ -332,8 +332,6 @@ def test_a_unit_is_said_as_its_quantity_and_verbs_agree(store):
     assert not any(q.startswith("What is the units in stock") for q in kept)
 
 
-
-
 def test_a_count_column_named_as_its_table_is_summed(store):
     templates, _, _, dsn = store
     kept = _kept(templates)
@@ -355,3 +353,33 @@ def test_a_subtype_is_never_the_most_of_its_parent(store):
     said = " ".join(kept)
     assert "most sale items" not in said and "at least 2 sale items" not in said
     assert "How many items have no sale items?" in kept
+
+
+def test_free_text_is_listed_row_by_row(store):
+    kept = _kept(store[0])
+    # two descriptions alike among sixty are chance: every row listed; a place repeats on purpose
+    assert kept["What are the descriptions of all items?"] == "SELECT item.description FROM item"
+    assert kept["What are the cities of all suppliers?"].startswith("SELECT DISTINCT")
+
+
+def test_a_rank_is_no_measure_but_still_compared(_pg15_admin):
+    schema = """
+    CREATE TABLE entry (entry_id int PRIMARY KEY, title text NOT NULL, rank int, score int);
+    INSERT INTO entry SELECT i, 'Entry ' || i, i, 50 + i * 7 % 40 FROM generate_series(1, 30) i;
+    ANALYZE;
+    """
+    with pg_loaded(_pg15_admin, "ctx_drk", schema) as dsn:
+        with connect(dsn, statement_timeout=10, row_cap=1000) as conn:
+            snap = build(conn, profile=True)
+            kept = _kept(draft("templates", snap, connector=conn, max_templates=None))
+            facets = draft("facets", snap, connector=conn)
+    assert "What is the maximum score of all entries?" in kept
+    assert not any("maximum rank" in q or "highest rank" in q for q in kept)  # the highest rank is 1
+    assert any("entry.rank >" in d.item["sql_snippet"] for d in facets.kept)
+
+
+def test_measures_listed_in_order(store):
+    kept = _kept(store[0])
+    assert kept["List the units in stock of all items in ascending order."] == (
+        "SELECT item.units_in_stock FROM item ORDER BY item.units_in_stock ASC"
+    )

@@ -47,7 +47,7 @@ def draft_facets(model: Model) -> list[Draft]:
 def _table_facets(m: Model, t: Table) -> list[Draft]:
     out: list[Draft] = []
     p = t.names.plural
-    for meas in measures(t):
+    for meas in measures(t, ordinals=True):
         prof = meas.profile or {}
         lo, hi = prof.get("min"), prof.get("max")
         if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and hi > lo):

@@ -52,6 +52,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "join-count": 0.72,
     "most-category": 0.72,
     "link-exists": 0.62,
+    "ordered-measure": 0.66,
     "above-average": 0.7,
     "having": 0.69,
     "without": 0.7,

@@ -13,6 +13,7 @@ from typing import Any
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
 from ctxtool.draft.phrasing import plural_words
+from ctxtool.draft.rows import naming
 
 TOP_N = 10
 MAX_CATEGORIES = 3
@@ -173,8 +174,22 @@ def tally(m: Model, table: Table) -> str:
     return f"SUM({m.col(c)})" if c is not None else "COUNT(*)"
 
 
-def measures(table: Table) -> list[Column]:
-    return readable([c for c in table.columns if c.is_measure and not identifying(c)])[:MAX_MEASURES]
+# A position in an order (a rank, a place): "the highest rank" is number 1, the smallest value, and
+# its average or total means nothing, so it is not a measure.
+_ORDINAL = re.compile(r"\brank(?:ing)?\b|\bposition\b", re.I)
+
+
+def measures(table: Table, ordinals: bool = False) -> list[Column]:
+    """The table's measures; with ``ordinals``, positions too (a facet compares "rank above 3")."""
+    return readable(
+        [
+            c
+            for c in table.columns
+            if c.is_measure
+            and not identifying(c)
+            and (ordinals or not (_ORDINAL.search(c.label) or _ORDINAL.search(c.name)))
+        ]
+    )[:MAX_MEASURES]
 
 
 def dates(table: Table) -> list[Column]:
@@ -195,12 +210,6 @@ def is_additive(col: Column) -> bool:
 
 def key_columns(table: Table) -> list[Column]:
     return table.pk_columns or table.columns[:1]
-
-
-def naming(table: Table) -> list[Column]:
-    from ctxtool.draft.questions import naming as names_of
-
-    return names_of(table)
 
 
 def named_columns(table: Table) -> list[Column]:
