@@ -383,3 +383,21 @@ def test_measures_listed_in_order(store):
     assert kept["List the units in stock of all items in ascending order."] == (
         "SELECT item.units_in_stock FROM item ORDER BY item.units_in_stock ASC"
     )
+
+
+def test_the_own_reference_of_two_reads_without(_pg15_admin):
+    schema = """
+    CREATE TABLE course (course_id int PRIMARY KEY, title text NOT NULL);
+    CREATE TABLE prereq (course_id int REFERENCES course, prereq_id int REFERENCES course,
+                         PRIMARY KEY (course_id, prereq_id));
+    INSERT INTO course SELECT i, 'Course ' || i FROM generate_series(1, 12) i;
+    INSERT INTO prereq SELECT i, i - 1 FROM generate_series(2, 8) i;
+    ANALYZE;
+    """
+    with pg_loaded(_pg15_admin, "ctx_drp", schema) as dsn:
+        with connect(dsn, statement_timeout=10, row_cap=1000) as conn:
+            snap = build(conn, profile=True)
+            kept = _kept(draft("templates", snap, connector=conn, max_templates=None))
+            sql = kept["Which courses have no prereqs? Give their titles."]
+            assert "SELECT prereq.course_id FROM prereq" in sql  # the course's own reference, not its role
+            assert len(conn.query(sql).rows) == 5  # courses 1 and 9-12

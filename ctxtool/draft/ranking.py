@@ -72,7 +72,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "breakdown-key": 0.6,
     "join-average-by": 0.5,
     "join-total-by": 0.5,
-    "flag": 0.75,
+    "flag": 0.8,
     "two-hop-breakdown": 0.4,
     "two-hop-lookup": 0.35,
 }

@@ -36,7 +36,10 @@ class RelatedQuestions:
     def join(self, j: Join) -> None:
         m = self.m
         c, p = j.child, j.parent
-        if c.name.lower() == p.name.lower() or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
+        if c.name.lower() == p.name.lower():
+            return
+        if sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
+            self.own_of_two(j)
             return
         pnames = naming(p)
         cnames = naming(c)
@@ -56,6 +59,25 @@ class RelatedQuestions:
                 p,
             )
             self.of_named(pnames, cnames, p, src, "join-of-named", c, p)
+
+    def own_of_two(self, j: Join) -> None:
+        """A child referencing its parent twice (a course and its prerequisite course): the
+        reference named as the parent's own key (``course_id``) is the row's own, the other a role;
+        "Which courses have no prerequisites?" reads the own one. Not when neither or both are."""
+        own = [
+            k
+            for k in self.m.joins
+            if k.child is j.child
+            and k.parent is j.parent
+            and len(k.pairs) == 1
+            and k.pairs[0][0].name.lower() == k.pairs[0][1].name.lower()
+        ]
+        if own != [j]:
+            return
+        names = naming(j.parent)
+        self._count_without(j, j.child.names.plural)
+        if names:
+            self._without(j, names, j.child.names.plural)
 
     def parent_of_named(self, j: Join, cnames: list[Column], pnames: list[Column], src: str) -> None:
         """ "Which owner does the dog named 'X' belong to?": the parent's name (and a column
