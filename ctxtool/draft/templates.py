@@ -365,15 +365,15 @@ class TemplateDrafter:
                 "schema:top-n",
                 t,
             )
-            self.add(
-                f"Which {TOP_N} {p} have the lowest {meas.label}?"
-                if naming(t)
-                else f"What are the {TOP_N} lowest {values} of {p}?",
-                f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
-                f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
-                "schema:bottom-n",
-                t,
-            )
+            if naming(t):  # (the lowest values alone, with no name beside them, answered a
+                # question about the rows far more often than one about the values)
+                self.add(
+                    f"Which {TOP_N} {p} have the lowest {meas.label}?",
+                    f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
+                    f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
+                    "schema:bottom-n",
+                    t,
+                )
             agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
             alias = f"{word}_{snake(meas.name)}"
             self.add(
@@ -390,7 +390,9 @@ class TemplateDrafter:
                     t,
                 )
             limit = threshold(meas)
-            if limit is not None:
+            # counted only beside its listing ("the names of Ps with X greater than N", which needs
+            # names): alone, it answered listings ("the numbers of Ps with X above N") with a count
+            if limit is not None and naming(t):
                 self.add(
                     f"How many {p} have {article(meas.label)} {meas.label} greater than {limit}?",
                     f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {mc} > {limit}",
