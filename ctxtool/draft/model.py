@@ -532,21 +532,16 @@ class Model:
 
 def _rows(raw: dict[str, Any]) -> float | None:
     """The table's row estimate; when the table was never analyzed (no estimate), the distinct
-    count of a one-column primary key, which is its number of rows, or, with no key, the most
-    distinct values of one column (a column whose every value differs names the rows)."""
+    count of a one-column primary key, which is its number of rows."""
     est = raw.get("row_estimate")
     if isinstance(est, (int, float)) and est > 0:
         return est
-    distinct = {
-        c["name"].lower(): d
-        for c in raw.get("columns") or []
-        if isinstance(d := (c.get("profile") or {}).get("distinct"), (int, float)) and d > 0
-    }
     pk = [c.lower() for c in raw.get("primary_key") or []]
-    if len(pk) == 1 and pk[0] in distinct:
-        return float(distinct[pk[0]])
-    if not pk and distinct:  # no key to count by: at least as many rows as the most varied column
-        return float(max(distinct.values()))
+    if len(pk) == 1:
+        for c in raw.get("columns") or []:
+            d = (c.get("profile") or {}).get("distinct")
+            if c["name"].lower() == pk[0] and isinstance(d, (int, float)) and d > 0:
+                return float(d)
     return est
 
 
