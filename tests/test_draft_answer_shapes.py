@@ -71,8 +71,14 @@ def _columns(dsn: str, sql: str) -> list[str]:
 def test_a_top_ten_shows_the_names_or_the_measure(drafted, school_dsn):
     top = drafted["Which 10 instructors have the highest salary?"]
     assert top.sql.startswith("SELECT instructor.name FROM instructor")
-    rooms = drafted["Which 10 rooms have the highest capacity?"]  # nothing names a room
+    # nothing names a room: the values are shown, and the question asks for the values
+    rooms = drafted["What are the 10 highest capacities of rooms?"]
     assert rooms.sql.startswith("SELECT room.capacity FROM room")
+    assert "Which 10 rooms have the highest capacity?" not in drafted
+    # the lowest values alone, and a count with no listing beside it, answered other questions
+    assert not any(
+        q.startswith(("What are the 10 lowest capacities", "How many rooms have a capacity")) for q in drafted
+    )
     most = drafted["Which 10 departments have the most instructors?"]
     assert most.sql.startswith("SELECT department.dept_name FROM")
     assert len(_columns(school_dsn, most.sql)) == 1

@@ -266,3 +266,138 @@ def test_a_breakdown_by_the_key_of_another_table(codes):
         "SELECT dog.kennel_id, COUNT(*) AS dog_count FROM dog GROUP BY dog.kennel_id"
     )
     assert not [q for q in found if q.startswith("How many matches")]
+
+
+# -- flags held as 0/1, contacts, units, tallies and subtypes (issue 14, second pass) --------------
+
+STORE = """
+CREATE TABLE supplier (supplier_id int PRIMARY KEY, company_name text NOT NULL, city text,
+                       fax text, home_page text);
+CREATE TABLE item (item_id int PRIMARY KEY, item_name text NOT NULL,
+                   supplier_id int REFERENCES supplier, units_in_stock int, milliseconds int,
+                   discontinued int, description text);
+CREATE TABLE sale_item (item_id int PRIMARY KEY REFERENCES item, sale_price int);
+CREATE TABLE site (site_id int PRIMARY KEY, site_name text NOT NULL);
+CREATE TABLE staff_line (line_id int PRIMARY KEY, site_id int REFERENCES site, year int,
+                         staff_line int);
+INSERT INTO supplier SELECT i, 'Supplier ' || i, (ARRAY['Oslo','Lyon','Kiel'])[1 + i % 3],
+                            '555-01' || (i % 4), 'http://s' || (i % 5) || '.example'
+                       FROM generate_series(1, 20) i;
+INSERT INTO item SELECT i, 'Item ' || i, 1 + i % 20, i * 7 % 90, 100000 + i * 3571 % 90000,
+                        (i % 5 = 0)::int, 'Item number ' || i || CASE WHEN i = 3 THEN '' ELSE '!' END
+                   FROM generate_series(1, 60) i;
+UPDATE item SET description = 'Item number 2!' WHERE item_id = 3;
+INSERT INTO sale_item SELECT i, 10 + i FROM generate_series(1, 60, 3) i;
+INSERT INTO site SELECT i, 'Site ' || i FROM generate_series(1, 6) i;
+INSERT INTO staff_line SELECT i, 1 + i % 6, 2000 + i % 4, 5 + i * 7 % 40 FROM generate_series(1, 48) i;
+ANALYZE;
+"""
+
+
+@pytest.fixture(scope="module")
+def store(_pg15_admin):
+    with pg_loaded(_pg15_admin, "ctx_drs", STORE) as dsn:
+        with connect(dsn, statement_timeout=10, row_cap=1000) as conn:
+            snap = build(conn, profile=True)
+            templates = draft("templates", snap, connector=conn, max_templates=None)
+            facets = draft("facets", snap, connector=conn)
+        yield templates, facets, snap, dsn
+
+
+def test_a_zero_one_number_is_a_flag_not_a_dimension(store):
+    templates, facets, snap, _ = store
+    kept = _kept(templates)
+    assert kept["How many items are discontinued?"].endswith("WHERE item.discontinued = 1")
+    said = " ".join(kept)
+    assert "for each discontinued" not in said and "distinct discontinued" not in said
+    assert "the discontinued of" not in said  # a yes/no is counted, not listed
+    snippets = {d.item["sql_snippet"] for d in facets.kept}
+    assert "item.discontinued = 1" in snippets and "item.discontinued = 0" in snippets
+
+
+def test_contacts_are_not_values_people_list_distinct_or_break_down(store):
+    kept = _kept(store[0])
+    said = " ".join(kept).lower()
+    for word in ("faxes", "fax ", "home page"):
+        assert f"distinct {word}" not in said, word
+        assert f"for each {word.strip()}" not in said, word
+
+
+def test_a_unit_is_said_as_its_quantity_and_verbs_agree(store):
+    kept = _kept(store[0])
+    assert "What is the average duration in milliseconds of all items?" in kept
+    assert "milliseconds of all" not in " ".join(q for q in kept if "duration" not in q)
+    lookups = [q for q in kept if q.startswith("What are the units in stock of the item named")]
+    assert lookups, "a plural measure noun takes 'are'"
+    assert not any(q.startswith("What is the units in stock") for q in kept)
+
+
+def test_a_count_column_named_as_its_table_is_summed(store):
+    templates, _, _, dsn = store
+    kept = _kept(templates)
+    counted = [sql for q, sql in kept.items() if q.startswith("How many staff lines have year")]
+    assert counted and all("SUM(staff_line.staff_line)" in sql for sql in counted)
+    top = kept["What is the name of the site with the most staff lines?"]
+    assert "ORDER BY SUM(staff_line.staff_line) DESC" in top
+    with connect(dsn, statement_timeout=10, row_cap=1000) as conn:
+        got = conn.query(top, None).rows
+        want = conn.query(
+            "SELECT site_name FROM site JOIN staff_line USING (site_id) GROUP BY site_name "
+            "ORDER BY SUM(staff_line) DESC LIMIT 1"
+        ).rows
+    assert [list(r) for r in got] == [list(r) for r in want]
+
+
+def test_a_subtype_is_never_the_most_of_its_parent(store):
+    kept = _kept(store[0])
+    said = " ".join(kept)
+    assert "most sale items" not in said and "at least 2 sale items" not in said
+    assert "How many items have no sale items?" in kept
+
+
+def test_free_text_is_listed_row_by_row(store):
+    kept = _kept(store[0])
+    # two descriptions alike among sixty are chance: every row listed; a place repeats on purpose
+    assert kept["What are the descriptions of all items?"] == "SELECT item.description FROM item"
+    assert kept["What are the cities of all suppliers?"].startswith("SELECT DISTINCT")
+
+
+def test_a_rank_is_no_measure_but_still_compared(_pg15_admin):
+    schema = """
+    CREATE TABLE entry (entry_id int PRIMARY KEY, title text NOT NULL, rank int, score int);
+    INSERT INTO entry SELECT i, 'Entry ' || i, i, 50 + i * 7 % 40 FROM generate_series(1, 30) i;
+    ANALYZE;
+    """
+    with pg_loaded(_pg15_admin, "ctx_drk", schema) as dsn:
+        with connect(dsn, statement_timeout=10, row_cap=1000) as conn:
+            snap = build(conn, profile=True)
+            kept = _kept(draft("templates", snap, connector=conn, max_templates=None))
+            facets = draft("facets", snap, connector=conn)
+    assert "What is the maximum score of all entries?" in kept
+    assert not any("maximum rank" in q or "highest rank" in q for q in kept)  # the highest rank is 1
+    assert any("entry.rank >" in d.item["sql_snippet"] for d in facets.kept)
+
+
+def test_measures_listed_in_order(store):
+    kept = _kept(store[0])
+    assert kept["List the units in stock of all items in ascending order."] == (
+        "SELECT item.units_in_stock FROM item ORDER BY item.units_in_stock ASC"
+    )
+
+
+def test_the_own_reference_of_two_reads_without(_pg15_admin):
+    schema = """
+    CREATE TABLE course (course_id int PRIMARY KEY, title text NOT NULL);
+    CREATE TABLE prereq (course_id int REFERENCES course, prereq_id int REFERENCES course,
+                         PRIMARY KEY (course_id, prereq_id));
+    INSERT INTO course SELECT i, 'Course ' || i FROM generate_series(1, 12) i;
+    INSERT INTO prereq SELECT i, i - 1 FROM generate_series(2, 8) i;
+    ANALYZE;
+    """
+    with pg_loaded(_pg15_admin, "ctx_drp", schema) as dsn:
+        with connect(dsn, statement_timeout=10, row_cap=1000) as conn:
+            snap = build(conn, profile=True)
+            kept = _kept(draft("templates", snap, connector=conn, max_templates=None))
+            sql = kept["Which courses have no prereqs? Give their titles."]
+            assert "SELECT prereq.course_id FROM prereq" in sql  # the course's own reference, not its role
+            assert len(conn.query(sql).rows) == 5  # courses 1 and 9-12

@@ -69,7 +69,7 @@ def test_the_questions_people_ask_are_drafted(drafted):
     for q in (
         "How many tracks are there?",
         "What are the names of all artists?",
-        "What are the average milliseconds of all tracks?",  # verb agrees with the label
+        "What is the average duration in milliseconds of all tracks?",  # a unit said as its quantity
         "What is the name of the artist with the most albums?",  # a top-1 by a related count
         "What is the name of the playlist with the most tracks?",  # through the link table
         "Which artists have no albums? Give their names.",  # an anti-join
@@ -157,6 +157,9 @@ def test_ranking_helpers_on_drafts():
 def test_plain_english_names():
     assert pluralize("staff") == "staff" and pluralize("criterion") == "criteria"
     assert pluralize("category") == "categories" and pluralize("leaf") == "leaves"
+    # nouns in -ics are one and many; an abbreviation takes a plain s
+    assert pluralize("customer demographics") == "customer demographics" and pluralize("topic") == "topics"
+    assert pluralize("customer ID") == "customer IDs"
     assert singularize("analyses") == "analysis" and singularize("status") == "status"
     assert singularize("people") == "person" and singularize("bonus") == "bonus"
     assert words_of("clubname") == "club name" and words_of("fname") == "first name"

@@ -18,7 +18,7 @@ from ctxtool.draft.templates import (
     date_phrase,
     date_range_sql,
     dates,
-    flag_words,
+    flag_predicate,
     measures,
     said_by_value,
     say,
@@ -47,7 +47,7 @@ def draft_facets(model: Model) -> list[Draft]:
 def _table_facets(m: Model, t: Table) -> list[Draft]:
     out: list[Draft] = []
     p = t.names.plural
-    for meas in measures(t):
+    for meas in measures(t, ordinals=True):
         prof = meas.profile or {}
         lo, hi = prof.get("min"), prof.get("max")
         if not (isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and hi > lo):
@@ -124,9 +124,9 @@ def _table_facets(m: Model, t: Table) -> list[Draft]:
             )
         )
     for f in [c for c in t.columns if c.is_flag and c.readable][:3]:
-        words = flag_words(f)
-        out.append(facet(f"{p} that are {words}", f"{m.col(f)} = TRUE", "schema:flag", t.name))
-        out.append(facet(f"{p} that are not {words}", f"{m.col(f)} = FALSE", "schema:flag", t.name))
+        on, off = m.flag_value(f), m.flag_value(f, False)
+        out.append(facet(f"{p} that {flag_predicate(f)}", f"{m.col(f)} = {on}", "schema:flag", t.name))
+        out.append(facet(f"{p} that {flag_predicate(f, True)}", f"{m.col(f)} = {off}", "schema:flag", t.name))
     for s in [c for c in t.columns if c.category == "set" and c.readable][:2]:
         for member in s.members[:1]:
             out.append(

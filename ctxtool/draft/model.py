@@ -3,37 +3,30 @@
 A snapshot (``ctxtool.snapshot``) is read once into :class:`Model`: each column gets a *role*
 (key, categorical, measure, name, date, flag) from its type, keys and profile, and each foreign key
 or Spanner interleaving becomes a :class:`Join` with its column pairs, so every drafted join uses the
-real keys. SQL text is written here too (identifier quoting and literals per dialect), in one place.
+real keys. Its SQL text (identifier quoting and literals per dialect) comes from
+:mod:`ctxtool.draft.sqltext`.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from ctxtool.connectors.profile import effective_type, type_category
 from ctxtool.dialects import normalize
 from ctxtool.draft.names import Namer, TableName
+from ctxtool.draft.sqltext import (  # noqa: F401 (callers import these from here too)
+    RESERVED,
+    format_number,
+    nice_number,
+    quote_ident,
+    sql_literal,
+)
 
 CATEGORICAL_MAX = 30  # a text column with at most this many values is a category
 SMALL_NUMBER_MAX = 12  # a number column with at most this many values is also a category
-
-# Words that must be quoted as identifiers in at least one of the engines.
-RESERVED = frozenset(
-    """all and any array as asc assert_rows_modified at between by case cast check collate column
-    constraint create cross cube current current_date current_time current_timestamp current_user
-    default define desc distinct else end enum escape except exclude exists extract false fetch
-    following for foreign from full group grouping groups hash having if ignore in inner intersect
-    interval into is join key lateral left like limit lookup merge natural new no not null nulls of
-    offset on only or order outer over partition preceding primary proto range recursive references
-    respect right rollup rows select set some struct table tablesample then to treesample true
-    unbounded union unnest user using when where window with within""".split()
-)
-
 
 _ID_NAME = re.compile(r"(?:^|_)(?:[iI][dD]|uuid|guid|UUID|GUID)$|[a-z0-9](?:Id|ID|Uuid|UUID|Guid|GUID)$")
 _YEAR_NAME = re.compile(r"(?:^|_)year$|[a-z]Year$|^year_?(?:of|built|founded|opened)", re.IGNORECASE)
@@ -72,7 +65,12 @@ class Column:
     def id_like(self) -> bool:
         """Keys and surrogate ids (``id``, ``customer_id``, ``ArtistId``, ``uuid``): never a
         dimension or a measure."""
-        return (self.in_pk and self.category != "date") or self.in_fk or bool(_ID_NAME.search(self.name))
+        return (
+            (self.in_pk and self.category != "date")
+            or self.in_fk
+            or bool(_ID_NAME.search(self.name))
+            or self.label.rsplit(" ", 1)[-1] == "ID"  # run-together ``amenid``: "amen ID"
+        )
 
     @property
     def members(self) -> list[str]:
@@ -101,7 +99,15 @@ class Column:
 
     @property
     def is_flag(self) -> bool:
-        return self.category == "bool"
+        """A boolean, or a whole number holding only 0 and 1 (``discontinued``): a yes/no
+        predicate ("How many products are discontinued?"), never a dimension or a measure."""
+        if self.category == "bool":
+            return True
+        if self.category != "number" or self.id_like or self.is_fractional:
+            return False
+        prof = self.profile or {}
+        d = self.distinct
+        return prof.get("min") == 0 and prof.get("max") == 1 and d is not None and d <= 2
 
     @property
     def is_categorical(self) -> bool:
@@ -110,7 +116,7 @@ class Column:
         d = self.distinct
         if d is None or d < 2:
             return False
-        if self.category == "bool":
+        if self.is_flag:
             return False  # flags get questions of their own ("How many X are active?")
         if not self.repeats:  # every row its own value: a name or a measure, not a dimension
             return False
@@ -131,7 +137,7 @@ class Column:
 
     @property
     def is_measure(self) -> bool:
-        if self.id_like or self.is_audit or self.category != "number" or self.is_year:
+        if self.id_like or self.is_audit or self.category != "number" or self.is_year or self.is_flag:
             return False
         if re.search(r"(?:^|_)year(?:$|_)|^year", self.name, re.I):  # a year is a date, not an amount
             return False
@@ -201,6 +207,13 @@ class Join:
     pairs: list[tuple[Column, Column]]
     kind: str  # "fk" | "interleave"
     fk_name: str | None = None
+
+    @property
+    def one_per_parent(self) -> bool:
+        """Whether the child's reference is its whole primary key: each parent has at most one (a
+        subtype: each row of the child is one of the parent's), so "the most" per parent means nothing."""
+        keys = {c.name.lower() for c in self.child.pk_columns}
+        return bool(keys) and keys == {c.name.lower() for c, _ in self.pairs}
 
     @property
     def role(self) -> str | None:
@@ -311,7 +324,7 @@ class Model:
             name=raw["name"],
             names=names,
             comment=raw.get("comment"),
-            rows=raw.get("row_estimate"),
+            rows=_rows(raw),
             primary_key=list(raw.get("primary_key") or []),
             kind=raw.get("kind") or "table",
         )
@@ -498,10 +511,31 @@ class Model:
     def literal(self, value: Any, col: Column | None = None) -> str:
         return sql_literal(value, self.dialect, col)
 
+    def flag_value(self, col: Column, on: bool = True) -> str:
+        """The literal a flag is compared with: TRUE/FALSE, or 1/0 for a 0/1 number."""
+        if col.category == "number":
+            return "1" if on else "0"
+        return "TRUE" if on else "FALSE"
+
     def join_on(self, join: Join, child_alias: str | None = None, parent_alias: str | None = None) -> str:
         return " AND ".join(
             f"{self.col(c, child_alias)} = {self.col(p, parent_alias)}" for c, p in join.pairs
         )
+
+
+def _rows(raw: dict[str, Any]) -> float | None:
+    """The table's row estimate; when the table was never analyzed (no estimate), the distinct
+    count of a one-column primary key, which is its number of rows."""
+    est = raw.get("row_estimate")
+    if isinstance(est, (int, float)) and est > 0:
+        return est
+    pk = [c.lower() for c in raw.get("primary_key") or []]
+    if len(pk) == 1:
+        for c in raw.get("columns") or []:
+            d = (c.get("profile") or {}).get("distinct")
+            if c["name"].lower() == pk[0] and isinstance(d, (int, float)) and d > 0:
+                return float(d)
+    return est
 
 
 def column_category(type_name: str) -> str:
@@ -529,73 +563,3 @@ def _usable_value(v: Any) -> bool:
     if isinstance(v, str):
         return 0 < len(v) <= 80 and "\n" not in v and not v.startswith("base64:")
     return True
-
-
-def quote_ident(name: str, dialect: str) -> str:
-    """``name`` as an identifier, quoted only when it must be (upper case, symbols, reserved words)."""
-    simple = re.fullmatch(r"[a-z_][a-z0-9_]*", name) is not None and name.lower() not in RESERVED
-    if simple:
-        return name
-    if dialect == "postgres":
-        return '"' + name.replace('"', '""') + '"'
-    return "`" + name.replace("`", "``") + "`"
-
-
-def sql_literal(value: Any, dialect: str, col: Column | None = None) -> str:
-    """A literal for ``value`` in ``dialect`` (dates as ISO strings, ``'1995-01-01'``)."""
-    if isinstance(value, bool) or (col is not None and col.category == "bool" and value in (0, 1)):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, (int, Decimal)) or isinstance(value, float):
-        if col is not None and col.category == "text":
-            return _string(str(value), dialect)
-        return format_number(value)
-    # Dates and timestamps are written as plain strings: every engine compares them with a date
-    # column (Spanner coerces string literals), and a plain literal parameterizes into one placeholder.
-    if isinstance(value, _dt.datetime):
-        return _string(value.isoformat(sep=" "), dialect)
-    if isinstance(value, _dt.date):
-        return _string(value.isoformat(), dialect)
-    text = str(value)
-    if col is not None and col.category == "date":
-        return _string(text.replace("T", " ") if col.is_timestamp else text[:10], dialect)
-    if col is not None and col.category == "number":
-        try:
-            return format_number(Decimal(text))
-        except ArithmeticError:
-            pass
-    return _string(text, dialect)
-
-
-def _string(text: str, dialect: str) -> str:
-    if dialect == "postgres":
-        return "'" + text.replace("'", "''") + "'"
-    if dialect == "spanner":
-        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
-def format_number(value: Any) -> str:
-    if isinstance(value, float):
-        if value.is_integer():
-            return str(int(value))
-        return repr(round(value, 6))
-    if isinstance(value, Decimal):
-        if value == value.to_integral_value():
-            return str(int(value))
-        return format(value.normalize(), "f")
-    return str(value)
-
-
-def nice_number(value: float) -> int | float:
-    """A round number near ``value`` (2 significant digits), as people write thresholds."""
-    if value == 0:
-        return 0
-    sign = -1 if value < 0 else 1
-    v = abs(value)
-    digits = len(str(int(v))) if v >= 1 else 0
-    if v >= 10:
-        step = 10 ** max(0, digits - 2)
-        return sign * int(round(v / step) * step)
-    if v >= 1:
-        return sign * round(v, 1) if v != int(v) else sign * int(v)
-    return sign * round(v, 2)

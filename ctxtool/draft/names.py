@@ -100,8 +100,10 @@ def pluralize(noun: str) -> str:
     low = last.lower()
     if low in _IRREGULAR_PLURALS:
         return prefix + _IRREGULAR_PLURALS[low]
-    if low in UNCOUNTABLE or not low.isalpha():
-        return noun
+    if low in UNCOUNTABLE or not low.isalpha() or (low.endswith("ics") and len(low) > 5):
+        return noun  # (demographics, statistics: the same for one and many)
+    if last.isupper():
+        return prefix + last + "s"  # an abbreviation: IDs, URLs
     plural = _inflect().plural_noun(low)
     if isinstance(plural, str) and plural.isalpha() and plural[:1] == low[:1]:
         return prefix + (plural if last.islower() else last[0] + plural[1:])  # man -> men, leaf -> leaves
@@ -326,7 +328,7 @@ class Namer:
             return "name"
         if words.lower() in (name.singular.lower(), name.plural.lower()) and _names_each_row(table, column):
             return "name"  # aircraft.aircraft, city.city: the name of each row ("the names of all cities")
-        return words
+        return unit_label(words)
 
     def has_real_name(self, table: dict[str, Any], column: dict[str, Any]) -> bool:
         """False for cryptic names (``A3``) with no comment or glossary entry: questions using them
@@ -338,6 +340,21 @@ class Namer:
         return bool(re.search(r"[a-z]{3,}", column["name"].lower())) and not re.fullmatch(
             r"[a-z]{1,2}\d+", column["name"].lower()
         )
+
+
+# A column named by its unit alone measures the quantity the unit is of ("milliseconds": how long).
+_UNIT_QUANTITY = {
+    **dict.fromkeys("milliseconds millisecond ms seconds secs minutes mins hours hrs".split(), "duration"),
+    **dict.fromkeys("bytes kilobytes megabytes gigabytes kb mb gb".split(), "size"),
+    **dict.fromkeys("kilograms kilogram kg grams gram pounds lbs".split(), "weight"),
+}
+
+
+def unit_label(words: str) -> str:
+    """A label that is only a unit, said as the quantity it measures: "milliseconds" -> "duration in
+    milliseconds", "bytes" -> "size in bytes" ("the average milliseconds" is not what people say)."""
+    quantity = _UNIT_QUANTITY.get(words.lower())
+    return f"{quantity} in {words}" if quantity else words
 
 
 # Prefixes that say what kind of table it is, not what its rows are (``ref_locations``,

@@ -11,70 +11,37 @@ with its parent. How it is said comes from :mod:`ctxtool.draft.phrasing`.
 
 from __future__ import annotations
 
+import re
+
 from ctxtool.draft.drafts import Draft, template
-from ctxtool.draft.model import Column, Join, Model, Table
-from ctxtool.draft.phrasing import and_list, plural_label, the_names, verb
+from ctxtool.draft.model import Column, Model, Table
+from ctxtool.draft.phrasing import and_list, plural_label, the_names
+from ctxtool.draft.related import RelatedQuestions, agreeing_verb
+from ctxtool.draft.rows import describing, has_duplicates, naming, natural_key
 from ctxtool.draft.templates import (
     categories,
+    identifying,
     is_additive,
-    key_columns,
     measures,
-    references,
     relationship,
     said_by_value,
     say,
+    tally,
     threshold,
     total_of,
 )
+
+# Columns of free text, written row by row rather than chosen from a few values.
+FREE_TEXT = re.compile(r"\b(?:description|details|summary|comments?|notes?|remarks|text)$", re.I)
 
 MAX_LISTED = 6  # describing columns listed one by one
 MAX_PAIRED = 5  # columns listed beside the name
 MAX_LOOKUPS = 4  # columns looked up by name
 
-
-def describing(t: Table) -> list[Column]:
-    """The columns that describe a row (not keys, ids or bookkeeping), in table order."""
-    return [
-        c
-        for c in t.columns
-        if c.readable
-        and not c.is_audit
-        and c.category in ("text", "number", "date", "bool")
-        and (not c.id_like or _natural_key(c))
-    ]
+__all__ = ["describing", "draft_questions", "naming"]
 
 
-def _natural_key(c: Column) -> bool:
-    """A key people read and type (a code, a name, a date), not a surrogate number or a reference."""
-    return c.in_pk and not c.in_fk and c.category in ("text", "date") and len(c.table.primary_key) == 1
-
-
-def has_duplicates(c: Column) -> bool:
-    """Whether some value of the column comes back in more than one row (from the profile)."""
-    d, rows = c.distinct, c.table.rows
-    return d is not None and bool(rows) and rows > 0 and d < rows
-
-
-def naming(t: Table) -> list[Column]:
-    """The columns that name a row: first and last name together when the table has both, else the
-    name column."""
-    first = next((c for c in describing(t) if c.label.lower().endswith("first name")), None)
-    last = next((c for c in describing(t) if c.label.lower().endswith("last name")), None)
-    if first is not None and last is not None:
-        return [first, last]
-    named = [
-        c for c in t.columns if c.readable and c.category == "text" and _names_a_row(c) and not c.repeats
-    ]  # a name that most rows share (the place name of a visit) does not name a row
-    return named[:1]
-
-
-def _names_a_row(c: Column) -> bool:
-    """A text column labelled as a name or title (a text key may be one: ``dept_name``)."""
-    label = c.label.lower()
-    return (label in ("name", "title") or label.endswith((" name", " title"))) and not c.in_fk
-
-
-class QuestionDrafter:
+class QuestionDrafter(RelatedQuestions):
     def __init__(self, model: Model) -> None:
         self.m = model
         self.out: list[Draft] = []
@@ -123,7 +90,10 @@ class QuestionDrafter:
             # cinemas"): one draft, not a listing and a "distinct" listing that a reader cannot tell apart
             # (people listing a column whose values repeat mostly want each value once)
             dimension = c.is_categorical and c.category == "text"
-            distinct = "DISTINCT " if dimension or has_duplicates(c) else ""
+            # (not free text, a description or a summary: two rows alike there are chance, each row is
+            # its own; nor a column with no values at all, every row NULL)
+            repeated = has_duplicates(c) and bool(c.distinct) and not FREE_TEXT.search(c.label)
+            distinct = "DISTINCT " if dimension or repeated else ""
             self.add(
                 f"What are the {plural_label(c)} of all {p}?",
                 f"SELECT {distinct}{m.col(c)} FROM {src}",
@@ -144,7 +114,7 @@ class QuestionDrafter:
             v = values[0]
             for c in [c for c in shown if c is not name][:MAX_LOOKUPS]:
                 self.add(
-                    f"What {verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
+                    f"What {agreeing_verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
                     f"SELECT {m.col(c)} FROM {nsrc} WHERE {m.col(name)} = {m.literal(v, name)}",
                     "lookup-column",
                     t,
@@ -155,14 +125,14 @@ class QuestionDrafter:
             label = meas.label
             for word, agg in (("average", "AVG"), ("maximum", "MAX"), ("minimum", "MIN")):
                 self.add(
-                    f"What {verb(label)} the {word} {label} of all {p}?",
+                    f"What is the {word} {label} of all {p}?",  # the subject is "the average"
                     f"SELECT {agg}({mc}) FROM {src}",
                     "aggregate",
                     t,
                 )
             if is_additive(meas):
                 self.add(
-                    f"What {verb(label)} the {total_of(meas)} of all {p}?",
+                    f"What is the {total_of(meas)} of all {p}?",
                     f"SELECT SUM({mc}) FROM {src}",
                     "aggregate",
                     t,
@@ -185,6 +155,13 @@ class QuestionDrafter:
                 "min-max",
                 t,
             )
+            for words, order in (("in ascending order", "ASC"), ("in descending order", "DESC")):
+                self.add(  # "List the ages of all people in ascending order.": the values themselves
+                    f"List the {plural_label(meas)} of all {p} {words}.",
+                    f"SELECT {mc} FROM {src} ORDER BY {mc} {order}",
+                    "ordered-measure",
+                    t,
+                )
             if not names:
                 continue
             nsql = self.cols(names)
@@ -199,7 +176,7 @@ class QuestionDrafter:
             for c in [c for c in shown if c not in names and c is not meas][:3]:
                 for word, order in (("highest", "DESC"), ("lowest", "ASC")):
                     self.add(
-                        f"What {verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
+                        f"What {agreeing_verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
                         f"SELECT {m.col(c)} FROM {src} ORDER BY {mc} {order} LIMIT 1",
                         "superlative",
                         t,
@@ -296,7 +273,12 @@ class QuestionDrafter:
         for c in [
             c
             for c in shown
-            if c not in cats and c not in listed and c.repeats and c.distinct and c.distinct > 1
+            if c not in cats
+            and c not in listed
+            and c.repeats
+            and c.distinct
+            and c.distinct > 1
+            and not identifying(c)
         ][:4]:
             self.add(
                 f"What are the distinct {plural_label(c)} of {p}?",
@@ -304,7 +286,11 @@ class QuestionDrafter:
                 "distinct",
                 t,
             )
-        for c in [c for c in listed if c not in cats and c.category == "text" and has_duplicates(c)][:3]:
+        for c in [
+            c
+            for c in listed
+            if c not in cats and c.category == "text" and has_duplicates(c) and not identifying(c)
+        ][:3]:
             # "How many different colours do products come in?": a listed column whose values repeat
             self.add(
                 f"How many distinct {plural_label(c)} do {p} have?",
@@ -331,7 +317,7 @@ class QuestionDrafter:
             )
             self.add(
                 f"Which {cat.label} has the most {p}?",
-                f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY COUNT(*) DESC LIMIT 1",
+                f"SELECT {cc} FROM {src} GROUP BY {cc} ORDER BY {tally(m, t)} DESC LIMIT 1",
                 "most-category",
                 t,
                 also=f"What is the most common {cat.label} of {p}?",
@@ -339,7 +325,7 @@ class QuestionDrafter:
             for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
                 self.add(
                     f"Which {plural_label(cat)} have {words} {n} {p}?",
-                    f"SELECT {cc} FROM {src} GROUP BY {cc} HAVING COUNT(*) {op} {n}",
+                    f"SELECT {cc} FROM {src} GROUP BY {cc} HAVING {tally(m, t)} {op} {n}",
                     "having",
                     t,
                 )
@@ -366,17 +352,12 @@ class QuestionDrafter:
         if len(keys) != 1:
             return
         key = keys[0]
-        if (
-            key in names
-            or not _natural_key(key)
-            or key.category != "text"
-            or not (values := m.values(key, 1))
-        ):
+        if key in names or not natural_key(key) or key.category != "text" or not (values := m.values(key, 1)):
             return
         v = values[0]
         for c in [c for c in shown if c is not key][:MAX_LOOKUPS]:
             self.add(
-                f"What {verb(c.label)} the {c.label} of the {t.names.singular} with {key.label} {say(v, key)}?",
+                f"What {agreeing_verb(c.label)} the {c.label} of the {t.names.singular} with {key.label} {say(v, key)}?",
                 f"SELECT {m.col(c)} FROM {m.table_sql(t)} WHERE {m.col(key)} = {m.literal(v, key)}",
                 "lookup-by-code",
                 t,
@@ -398,142 +379,6 @@ class QuestionDrafter:
         return names, f"{m.table_sql(t)} JOIN {m.table_sql(j.parent)} ON {m.join_on(j)}"
 
     # -- along a foreign key ----------------------------------------------------------------------
-
-    def join(self, j: Join) -> None:
-        m = self.m
-        c, p = j.child, j.parent
-        if c.name.lower() == p.name.lower() or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:
-            return
-        pnames = naming(p)
-        cnames = naming(c)
-        src = f"{m.table_sql(c)} JOIN {m.table_sql(p)} ON {m.join_on(j)}"
-        self.parent_of_named(j, cnames, pnames, src)
-        if not pnames:
-            return
-        self._most_and_without(j, pnames, c.names.plural, "join-top")
-        if cnames:
-            self.add(
-                f"Show the {the_names(cnames)} of all {c.names.plural} and the {the_names(pnames)} of their "
-                f"{p.names.plural}.",
-                f"SELECT {self.cols(cnames)}, {self.cols(pnames)} FROM {src}",
-                "join-list",
-                c,
-                p,
-            )
-            self.of_named(pnames, cnames, p, src, "join-of-named", c, p)
-
-    def parent_of_named(self, j: Join, cnames: list[Column], pnames: list[Column], src: str) -> None:
-        """ "Which owner does the dog named 'X' belong to?": the parent's name (and a column
-        or two describing it) looked up by the name of one of its children (named by one column)."""
-        m = self.m
-        c, p = j.child, j.parent
-        if len(cnames) != 1 or not (values := m.values(cnames[0], 1)):
-            return
-        name, v = cnames[0], values[0]
-        others = [[col] for col in describing(p) if col not in pnames and not col.in_fk and not col.in_pk]
-        for cols in ([pnames] if pnames else []) + others[: 3 - bool(pnames)]:
-            said = the_names(cols, 1) if cols is pnames else cols[0].label
-            self.add(
-                f"What {verb(said)} the {said} of the {p.names.singular} of the {c.names.singular} named "
-                f"{say(v, name)}?",
-                f"SELECT {self.cols(cols)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
-                "join-parent-of-named",
-                c,
-                p,
-            )
-
-    def of_named(
-        self, pnames: list[Column], shown: list[Column], p: Table, src: str, kind: str, *tables: Table
-    ) -> None:
-        """ "What are the names of the dogs of the owner named 'X'?": the rows of a parent one
-        names (``src`` joins them); a parent named by one column only (two say a person, whose
-        values a question gives apart)."""
-        m = self.m
-        values = m.values(pnames[0], 1) if len(pnames) == 1 else []
-        if not values:
-            return
-        name, v = pnames[0], values[0]
-        rows = tables[0] if kind == "join-of-named" else tables[-1]
-        self.add(
-            f"What are the {the_names(shown)} of the {rows.names.plural} of the {p.names.singular} named "
-            f"{say(v, name)}?",
-            f"SELECT {self.cols(shown)} FROM {src} WHERE {m.col(name)} = {m.literal(v, name)}",
-            kind,
-            *tables,
-        )
-
-    def link(self, own: Join, other: Join) -> None:
-        """Through a link table: "the playlist with the most tracks", "tracks in no playlist"."""
-        a, b = own.parent, other.parent
-        if a.name.lower() == b.name.lower():
-            return
-        anames = naming(a)
-        if anames:
-            self._most_and_without(own, anames, b.names.plural, "link-top")
-            bnames = naming(b)
-            link = own.child
-            if bnames and len(own.pairs) == 1 and len(other.pairs) == 1:
-                m = self.m
-                src = (
-                    f"{m.table_sql(link)} JOIN {m.table_sql(a)} ON {m.join_on(own)} "
-                    f"JOIN {m.table_sql(b)} ON {m.join_on(other)}"
-                )  # "the names of the members of the club named 'X'"
-                self.of_named(anames, bnames, a, src, "link-of-named", link, a, b)
-
-    def _most_and_without(self, j: Join, names: list[Column], counted: str, top_kind: str) -> None:
-        """ "The X with the most Ys" and "Xs with no Y", counting the rows of ``j``'s child (the Ys
-        themselves, or the link table's rows that stand for them)."""
-        m = self.m
-        child, parent = j.child, j.parent
-        fk, pk = j.pairs[0]
-        src = f"{m.table_sql(child)} JOIN {m.table_sql(parent)} ON {m.join_on(j)}"
-        sql = self.cols(names)
-        keys = ", ".join(m.col(k) for k in key_columns(parent))
-        self.add(
-            f"What is the {the_names(names, 1)} of the {parent.names.singular} with the most {counted}?",
-            f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} ORDER BY COUNT(*) DESC LIMIT 1",
-            top_kind,
-            child,
-            parent,
-            also=f"Which {parent.names.singular} has the largest number of {counted}? Give its "
-            f"{the_names(names, 1)}.",
-        )
-        for words, op, n in (("at least", ">=", 2), ("more than", ">", 1)):
-            self.add(
-                f"Which {parent.names.plural} have {words} {n} {counted}? Give their {the_names(names)}.",
-                f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} HAVING COUNT(*) {op} {n}",
-                "having",
-                child,
-                parent,
-            )
-        if not references(fk):  # a code the child holds is broken down by itself ("for each role code")
-            self.add(
-                f"How many {counted} does each {parent.names.singular} have? Give the {the_names(names, 1)} "
-                f"and the number.",
-                f"SELECT {sql}, COUNT(*) FROM {src} GROUP BY {keys}, {sql}",
-                "per-parent",
-                child,
-                parent,
-                also=f"Show the {the_names(names)} of all {parent.names.plural} and the number of {counted} of each.",
-            )
-        self.add(
-            f"How many {parent.names.plural} have no {counted}?",
-            f"SELECT COUNT(*) FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
-            f"(SELECT {m.col(fk)} FROM {m.table_sql(child)} WHERE {m.col(fk)} IS NOT NULL)",
-            "count-without",
-            child,
-            parent,
-            also=f"Count the {parent.names.plural} that do not have any {counted}.",
-        )
-        self.add(
-            f"Which {parent.names.plural} have no {counted}? Give their {the_names(names)}.",
-            f"SELECT {sql} FROM {m.table_sql(parent)} WHERE {m.col(pk)} NOT IN "
-            f"(SELECT {m.col(fk)} FROM {m.table_sql(child)} WHERE {m.col(fk)} IS NOT NULL)",
-            "without",
-            child,
-            parent,
-            also=f"What are the {the_names(names)} of {parent.names.plural} that do not have any {counted}?",
-        )
 
 
 def draft_questions(model: Model) -> list[Draft]:

@@ -51,6 +51,8 @@ FAMILY_PRIOR: dict[str, float] = {
     "link-of-named": 0.72,
     "join-count": 0.72,
     "most-category": 0.72,
+    "link-exists": 0.62,
+    "ordered-measure": 0.66,
     "above-average": 0.7,
     "having": 0.69,
     "without": 0.7,
@@ -70,7 +72,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "breakdown-key": 0.6,
     "join-average-by": 0.5,
     "join-total-by": 0.5,
-    "flag": 0.75,
+    "flag": 0.8,
     "two-hop-breakdown": 0.4,
     "two-hop-lookup": 0.35,
 }

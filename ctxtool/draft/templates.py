@@ -12,6 +12,8 @@ from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
+from ctxtool.draft.phrasing import plural_words
+from ctxtool.draft.rows import naming
 
 TOP_N = 10
 MAX_CATEGORIES = 3
@@ -45,6 +47,14 @@ def total_of(col: Column) -> str:
 def flag_words(col: Column) -> str:
     """A flag as the predicate it is: ``is_active`` -> "active" ("How many staff are active?")."""
     return re.sub(r"^(?:is|are)\s+", "", col.label, flags=re.IGNORECASE) or col.label
+
+
+def flag_predicate(col: Column, negated: bool = False) -> str:
+    """A flag said of many rows: "are active", "have wifi", "are not active", "do not have wifi"."""
+    m = re.match(r"(?:has|have)\s+(.+)$", col.label, flags=re.IGNORECASE)
+    if m:
+        return f"do not have {m.group(1)}" if negated else f"have {m.group(1)}"
+    return f"are not {flag_words(col)}" if negated else f"are {flag_words(col)}"
 
 
 def snake(text: str) -> str:
@@ -136,7 +146,7 @@ _IDENTIFYING = re.compile(
 )
 
 
-_CONTACT = re.compile(r"phone|\bfax\b|e-?mail|\burl\b|website", re.I)
+_CONTACT = re.compile(r"phone|\bfax|e-?mail|\burls?\b|web ?site|web ?page|home ?page|\blink\b", re.I)
 
 
 def identifying(col: Column) -> bool:
@@ -144,12 +154,42 @@ def identifying(col: Column) -> bool:
     ``phone``, ``zip_code`` or ``room_number`` (its sum, average or "highest" means nothing), or a
     contact (phone, e-mail: no one counts rows per phone number)."""
     if col.category != "number":
-        return bool(_CONTACT.search(col.label) or _CONTACT.search(col.name))
+        return bool(_CONTACT.search(col.label) or _CONTACT.search(col.name.replace("_", " ")))
     return bool(_IDENTIFYING.search(col.label) or _IDENTIFYING.search(col.name.replace("_", " ")))
 
 
-def measures(table: Table) -> list[Column]:
-    return readable([c for c in table.columns if c.is_measure and not identifying(c)])[:MAX_MEASURES]
+def tally_column(table: Table) -> Column | None:
+    """A measure named as its table (``faculty.faculty``, ``degrees.degrees``): each
+    row stands for that many of the table's things, so "how many faculty" sums it."""
+    words = {table.names.singular.lower(), table.names.plural.lower()}
+    for c in table.columns:
+        if c.is_measure and c.label.lower() in words:
+            return c
+    return None
+
+
+def tally(m: Model, table: Table) -> str:
+    """How the rows of ``table`` are counted: ``COUNT(*)``, or the sum of its tally column."""
+    c = tally_column(table)
+    return f"SUM({m.col(c)})" if c is not None else "COUNT(*)"
+
+
+# A position in an order (a rank, a place): "the highest rank" is number 1, the smallest value, and
+# its average or total means nothing, so it is not a measure.
+_ORDINAL = re.compile(r"\brank(?:ing)?\b|\bposition\b", re.I)
+
+
+def measures(table: Table, ordinals: bool = False) -> list[Column]:
+    """The table's measures; with ``ordinals``, positions too (a facet compares "rank above 3")."""
+    return readable(
+        [
+            c
+            for c in table.columns
+            if c.is_measure
+            and not identifying(c)
+            and (ordinals or not (_ORDINAL.search(c.label) or _ORDINAL.search(c.name)))
+        ]
+    )[:MAX_MEASURES]
 
 
 def dates(table: Table) -> list[Column]:
@@ -170,12 +210,6 @@ def is_additive(col: Column) -> bool:
 
 def key_columns(table: Table) -> list[Column]:
     return table.pk_columns or table.columns[:1]
-
-
-def naming(table: Table) -> list[Column]:
-    from ctxtool.draft.questions import naming as names_of
-
-    return names_of(table)
 
 
 def named_columns(table: Table) -> list[Column]:
@@ -279,7 +313,7 @@ class TemplateDrafter:
         src = m.table_sql(t)
         self.add(
             f"How many {p} are there?",
-            f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src}",
+            f"SELECT {tally(m, t)} AS {snake(t.name)}_count FROM {src}",
             "schema:count",
             t,
             also=f"Count the number of {p}.",
@@ -289,7 +323,7 @@ class TemplateDrafter:
             cc = m.col(c)
             self.add(
                 f"How many {p} are there for each {c.label}?",
-                f"SELECT {cc}, COUNT(*) AS {snake(t.name)}_count FROM {src} GROUP BY {cc} "
+                f"SELECT {cc}, {tally(m, t)} AS {snake(t.name)}_count FROM {src} GROUP BY {cc} "
                 f"ORDER BY {snake(t.name)}_count DESC",
                 "schema:breakdown",
                 t,
@@ -300,7 +334,7 @@ class TemplateDrafter:
                 v = values[0]
                 self.add(
                     f"How many {p} have {c.label} {say(v, c)}?",
-                    f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {cc} = {m.literal(v, c)}",
+                    f"SELECT {tally(m, t)} AS {snake(t.name)}_count FROM {src} WHERE {cc} = {m.literal(v, c)}",
                     "schema:count-where",
                     t,
                 )
@@ -308,7 +342,7 @@ class TemplateDrafter:
             cc = m.col(c)
             self.add(
                 f"How many {p} are there for each {c.label}?",
-                f"SELECT {cc}, COUNT(*) AS {snake(t.name)}_count FROM {src} GROUP BY {cc}",
+                f"SELECT {cc}, {tally(m, t)} AS {snake(t.name)}_count FROM {src} GROUP BY {cc}",
                 "schema:breakdown-key",
                 t,
                 also=f"Show each {c.label} and the number of {p} with it.",
@@ -319,20 +353,27 @@ class TemplateDrafter:
             # the rows named, nothing more: what people read off a top-10 are the names
             shown = naming(t) or [meas]
             order_keys = ", ".join(m.col(k) for k in keys)
+            # rows with no name show the values themselves: the question says so ("What are the 10
+            # highest support rates of candidates?"), not "which candidates" (asked, it wants them named)
+            values = plural_words(meas.label)
             self.add(
-                f"Which {TOP_N} {p} have the highest {meas.label}?",
+                f"Which {TOP_N} {p} have the highest {meas.label}?"
+                if naming(t)
+                else f"What are the {TOP_N} highest {values} of {p}?",
                 f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                 f"ORDER BY {mc} DESC, {order_keys} LIMIT {TOP_N}",
                 "schema:top-n",
                 t,
             )
-            self.add(
-                f"Which {TOP_N} {p} have the lowest {meas.label}?",
-                f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
-                f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
-                "schema:bottom-n",
-                t,
-            )
+            if naming(t):  # (the lowest values alone, with no name beside them, answered a
+                # question about the rows far more often than one about the values)
+                self.add(
+                    f"Which {TOP_N} {p} have the lowest {meas.label}?",
+                    f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
+                    f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
+                    "schema:bottom-n",
+                    t,
+                )
             agg, word = ("SUM", "total") if is_additive(meas) else ("AVG", "average")
             alias = f"{word}_{snake(meas.name)}"
             self.add(
@@ -349,7 +390,9 @@ class TemplateDrafter:
                     t,
                 )
             limit = threshold(meas)
-            if limit is not None:
+            # counted only beside its listing ("the names of Ps with X greater than N", which needs
+            # names): alone, it answered listings ("the numbers of Ps with X above N") with a count
+            if limit is not None and naming(t):
                 self.add(
                     f"How many {p} have {article(meas.label)} {meas.label} greater than {limit}?",
                     f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {mc} > {limit}",
@@ -373,7 +416,7 @@ class TemplateDrafter:
             alias = f"{snake(d.name)}_year"
             self.add(
                 per_year_question(d, p),
-                f"SELECT EXTRACT(YEAR FROM {dc}) AS {alias}, COUNT(*) AS {snake(t.name)}_count FROM {src} "
+                f"SELECT EXTRACT(YEAR FROM {dc}) AS {alias}, {tally(m, t)} AS {snake(t.name)}_count FROM {src} "
                 f"WHERE {dc} IS NOT NULL GROUP BY {alias} ORDER BY {alias}",
                 "schema:per-year",
                 t,
@@ -383,14 +426,14 @@ class TemplateDrafter:
                 cond, words = date_range_sql(m, d, year)
                 self.add(
                     f"How many {p} {date_phrase(d)} {words}?",
-                    f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {cond}",
+                    f"SELECT {tally(m, t)} AS {snake(t.name)}_count FROM {src} WHERE {cond}",
                     "schema:date-range",
                     t,
                 )
         for f in [c for c in t.columns if c.is_flag and c.readable][:2]:
             self.add(
-                f"How many {p} are {flag_words(f)}?",
-                f"SELECT COUNT(*) AS {snake(t.name)}_count FROM {src} WHERE {m.col(f)} = TRUE",
+                f"How many {p} {flag_predicate(f)}?",
+                f"SELECT {tally(m, t)} AS {snake(t.name)}_count FROM {src} WHERE {m.col(f)} = {m.flag_value(f)}",
                 "schema:flag",
                 t,
             )
@@ -424,21 +467,24 @@ class TemplateDrafter:
             top = f"Which {TOP_N} {p.names.plural} are the {role} of the most {c.names.plural}?"
         else:
             top = f"Which {TOP_N} {p.names.plural} have the most {c.names.plural}?"
-        self.add(
-            top,
-            f"SELECT {shown} FROM {src} GROUP BY {gsql} "
-            f"ORDER BY COUNT(*) DESC, {', '.join(m.col(k, pa) for k in pkeys)} LIMIT {TOP_N}",
-            "schema:join-top",
-            c,
-            p,
-        )
+        if j.one_per_parent:  # a subtype: one row per parent, never "the most"
+            top = ""
+        if top:
+            self.add(
+                top,
+                f"SELECT {shown} FROM {src} GROUP BY {gsql} "
+                f"ORDER BY {tally(m, c)} DESC, {', '.join(m.col(k, pa) for k in pkeys)} LIMIT {TOP_N}",
+                "schema:join-top",
+                c,
+                p,
+            )
         if pname is not None and (values := m.values(pname, 1)):
             v = values[0]
             self.add(
                 f"How many {c.names.plural} have the {p.names.singular} with {pname.label} {say(v, pname)} as {role}?"
                 if role
                 else f"How many {c.names.plural} belong to the {p.names.singular} with {pname.label} {say(v, pname)}?",
-                f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(pname, pa)} = {m.literal(v, pname)}",
+                f"SELECT {tally(m, c)} AS {alias} FROM {src} WHERE {m.col(pname, pa)} = {m.literal(v, pname)}",
                 "schema:join-lookup",
                 c,
                 p,
@@ -459,7 +505,7 @@ class TemplateDrafter:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {label}?",
-                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
+                f"SELECT {cc}, {tally(m, c)} AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                 "schema:join-breakdown",
                 c,
                 p,
@@ -497,7 +543,7 @@ class TemplateDrafter:
             cc = m.col(cat)
             self.add(
                 f"How many {c.names.plural} are there for each {qualified_label(g, cat)}?",
-                f"SELECT {cc}, COUNT(*) AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
+                f"SELECT {cc}, {tally(m, c)} AS {alias} FROM {src} GROUP BY {cc} ORDER BY {alias} DESC",
                 "schema:two-hop-breakdown",
                 c,
                 p,
@@ -509,7 +555,7 @@ class TemplateDrafter:
             self.add(
                 f"How many {c.names.plural} have {article(p.names.singular)} {p.names.singular} in the "
                 f"{g.names.singular} with {gname.label} {say(v, gname)}?",
-                f"SELECT COUNT(*) AS {alias} FROM {src} WHERE {m.col(gname)} = {m.literal(v, gname)}",
+                f"SELECT {tally(m, c)} AS {alias} FROM {src} WHERE {m.col(gname)} = {m.literal(v, gname)}",
                 "schema:two-hop-lookup",
                 c,
                 p,
