@@ -150,3 +150,13 @@ def test_a_value_found_for_the_instruction_is_no_value():
     cand.factors["unused"], cand.score, cand.evidence = 0.45, 0.45, 0.45
     instruction_values(q2, [e2], cand)
     assert cand.factors["unused"] == 0.45
+
+
+def test_a_relation_read_the_other_way_is_no_rewording():
+    """The things both sides name in another order: the verb one side says reverses the relation."""
+    from ctxtool.runtime.rewording import _reversed
+
+    schema = {"shelf", "book"}
+    assert _reversed(["shelf", "__max", "book"], ["book", "belong", "__max", "shelf"], schema)
+    assert not _reversed(["shelf", "hold", "__max", "book"], ["shelf", "__max", "book"], schema)
+    assert not _reversed(["book", "__max"], ["book", "belong", "__max"], schema)

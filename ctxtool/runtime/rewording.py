@@ -156,6 +156,16 @@ def _named(word: str, schema: set[str]) -> bool:
     return len(word) >= 4 and any(len(w) >= 4 and (w.startswith(word) or word.startswith(w)) for w in schema)
 
 
+def _reversed(q_tokens: list[str], t_tokens: list[str], schema: set[str]) -> bool:
+    """Whether the things both sides name come in another order: "the playlists that have the most
+    tracks" is not "the tracks that belong to the most playlists", so a verb one side says is the
+    relation read the other way, no rewording."""
+    shared = [t for t in dict.fromkeys(q_tokens) if t in schema and t in t_tokens]
+    if len(shared) < 2:
+        return False
+    return shared != [t for t in dict.fromkeys(t_tokens) if t in shared]
+
+
 def _lexical(q_cov: float, t_cov: float) -> float:
     # the word score's weighted harmonic mean (ctxtool.runtime.matching)
     return 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
@@ -191,7 +201,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         t_verbs = {m for m in missing - t_done if is_verb(t_words.get(m, m))}
         # a verb of each side is a relation each states: "the users who write" is not "the items that
         # receive"; one side's verb alone is its way of saying what the joins hold
-        if not (q_verbs and t_verbs):
+        if not (q_verbs and t_verbs) and not _reversed(q_tokens, phrasing.tokens, schema):
             q_done |= {u for u in q_verbs if not _named(u, schema)}
             t_done |= {m for m in t_verbs if not _named(m, schema)}
     # the verb a sentence of the wording begins with is an instruction ("Report the name of ...",
