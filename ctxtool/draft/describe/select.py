@@ -8,7 +8,7 @@ from typing import Any
 from sqlglot import exp
 
 from ctxtool.dialects import positional_style
-from ctxtool.draft.describe.conditions import counts_things, other_end
+from ctxtool.draft.describe.conditions import counts_things, other_end, yearly
 from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
@@ -17,6 +17,7 @@ from ctxtool.draft.describe.words import (
     _in_order,
     _join_conditions,
     _most,
+    _most_common,
     _shared_owner,
     _year_label,
 )
@@ -124,6 +125,34 @@ def _picks_rows(scope: Scope, node: exp.Expression) -> bool:
     return col is not None and not col.repeats
 
 
+def _top_groups(
+    n: str | None, group_labels: list[str], order_words: str, aggs: list[str]
+) -> tuple[str, str] | None:
+    """(question, phrase) of the top groups by a measure of theirs (``GROUP BY g ORDER BY SUM(x)
+    DESC LIMIT 1``): "Which customer has the highest total amount paid, and what is it?", "The
+    customer with the highest total amount paid and its total amount paid"; None for other queries."""
+    if (
+        not n
+        or not group_labels
+        or not order_words.startswith(("highest ", "lowest ", "latest ", "earliest "))
+    ):
+        return None
+    most = _most(order_words)
+    group = " and ".join(group_labels)
+    said = [("number of " + a[len("Count of ") :]) if a.startswith("Count of ") else a for a in aggs]
+    said = [a[:1].lower() + a[1:] for a in said]
+    if n == "1":
+        question = f"Which {group} has the {most}"
+        phrase = f"The {group} with the {most}"
+    else:
+        question = f"Which {n} {plural_words(group)} have the {most}"
+        phrase = f"The {n} {plural_words(group)} with the {most}"
+    if said:
+        question += f", and what {'is' if len(said) == 1 else 'are'} {'its' if n == '1' else 'their'} {_and_list(said)}"
+        phrase += f" and {'its' if n == '1' else 'their'} {_and_list(said)}"
+    return question, phrase
+
+
 def _acronyms(one: str, many: str) -> str:
     """The plural of a label ending in an acronym: "account IDs" (not "account Ids")."""
     last = one.rsplit(" ", 1)[-1]
@@ -163,6 +192,8 @@ class Select:
                 plain_cols[len(plain) - 1] = col
         group = sel.args.get("group")
         group_labels: list[str] = []
+        entity_groups = False  # grouped by rows of a table ("for each dorm"), not by a value
+        grouped = [scope.column(g) for g in group.expressions] if group is not None else []
         if group is not None:
             for g in group.expressions:
                 yc = _year_column(scope, g)
@@ -187,15 +218,21 @@ class Select:
                     and (key_strength(col) == 2 or col is col.table.name_column)
                 ):
                     group_labels.append(col.table.names.singular)
+                    entity_groups = True
                     for k, c in plain_cols.items():  # "the artist with the most albums"
                         if c is col:
                             plain[k] = many[k] = col.table.names.singular
                 elif col is not None and key_strength(col) == 2:
                     group_labels.append(col.table.names.singular)  # GROUP BY dorm.id: "for each dorm"
+                    entity_groups = True
                 else:
                     label = self.label(scope, col, g)
                     if label not in group_labels:
                         group_labels.append(label)
+        # the columns returned besides the groups ("the claim with the most settlements and its date")
+        self._top_extra = [
+            p for k, p in enumerate(plain) if p not in group_labels and plain_cols.get(k) not in grouped
+        ]
         limit = sel.args.get("limit")
         n = None
         if limit is not None:
@@ -226,7 +263,8 @@ class Select:
             if col is not None:
                 order_tables.add(col.table)
             if col is not None and not order_words:
-                extreme = ("latest " if desc else "earliest ") if dated(col) else ""
+                when = dated(col) or yearly(col, col.label)  # "the latest launch year", not "highest"
+                extreme = ("latest " if desc else "earliest ") if when else ""
                 extreme = extreme or ("highest " if desc else "lowest ")
                 order_words = extreme + self.label(scope, col, o.this)
 
@@ -250,7 +288,10 @@ class Select:
                 head = " and ".join([aggs[0], *[a[0].lower() + a[1:] for a in aggs[1:]]])
             if group_labels:
                 head += " for each " + " and ".join(group_labels)
-            if n and order_words:
+            top = _top_groups(n, group_labels, order_words, self._top_extra + aggs) if not late_top else None
+            if top is not None:
+                head = top[1]
+            elif n and order_words:
                 if late_top:
                     tail = f", top {n} by {order_words}"
                 else:
@@ -263,8 +304,12 @@ class Select:
                 for p in plain
                 if p not in order_words or p in group_labels or (not group_labels and n == "1")
             ]
-            if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
-                head = f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
+            common = _most_common(most) if not entity_groups and not self._nested else None
+            if n == "1" and group_labels and shown and all(p in group_labels for p in shown) and common:
+                head = f"The {common[0]} {_and_list(shown)} of {common[1]}"  # "the most common type of"
+            elif group_labels and shown and all(p in group_labels for p in shown):
+                top = _top_groups(n, shown, order_words, [])
+                head = top[1] if top else f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
             elif n == "1":
                 head = (_and_list(shown) + f" of the {one}" if shown else f"The {one}") + f" with the {most}"
             else:
@@ -273,7 +318,7 @@ class Select:
             head = head[0].upper() + head[1:]
         else:
             if sel.args.get("distinct") is not None:
-                head = "Distinct " + " and ".join(plain) + f" of {subject}"
+                head = "Distinct " + " and ".join(many) + f" of {subject}"
             else:
                 # "List the names and ages of members", as a list is asked for (a part of a
                 # sentence keeps its labels: "the name of the member with ...")
@@ -342,6 +387,12 @@ class Select:
                         _, sub_head, sub_conds = self.subquery_words(h.expression)
                         value = "the " + sub_head + (f" {sub_conds}" if sub_conds else "")
                     having_words = f" having {agg[0].lower() + agg[1:]} {op} {value}"
+                    if agg.startswith("Count of ") and _is_value(h.expression):
+                        # "with at least 2 albums", as people ask it (no "having count of albums ...")
+                        having_words = f" with {HOW_MANY[type(h)]} {value} {agg[len('Count of ') :]}"
+                    elif main is not None and agg.endswith(f" of {main.names.plural}"):
+                        bare = agg[: -len(f" of {main.names.plural}")]
+                        having_words = f" with {bare[0].lower() + bare[1:]} {op} {value}"
                     if self._having_said:
                         having_words = ""
                     elif self._question and agg.startswith("Count of "):
@@ -400,6 +451,21 @@ class Select:
                 parts.append((first[table], _join_conditions(words)))
         if positional:
             parts.sort(key=lambda p: p[0])
+        if self._question and head.startswith("How many ") and not head.endswith(" are there") and parts:
+            k = min(range(len(parts)), key=lambda i: parts[i][0]) if positional else 0
+            words = parts[k][1]
+            if " for each " in tail:
+                pass
+            elif words.startswith("with "):
+                # "How many ratings have stars above 3", as a count of rows with something is asked
+                said = (
+                    words[len("with ") :]
+                    .replace(" and with ", " and have ")
+                    .replace(" or with ", " or have ")
+                )
+                parts[k] = (parts[k][0], "have " + said)
+            elif words.startswith(("older ", "younger ", "in the ", "of the ")):
+                parts[k] = (parts[k][0], "are " + words.replace(" and with ", " and have "))
         text = head
         for k, (_, words) in enumerate(parts):
             if words:
@@ -475,6 +541,9 @@ class Select:
                 listed = _and_list([a[0].lower() + a[1:] for a in _shared_owner(said)])
                 head = f"What {'are' if len(aggs) > 1 else 'is'} the {listed}"
                 tail = each + tail  # "for each city" after the conditions: they are not the groups'
+            top = _top_groups(n, group_labels, order_words, self._top_extra + aggs) if not late_top else None
+            if top is not None:
+                return top[0], ""
             if n and order_words and not late_top:
                 head += f", top {n} by {order_words}"
                 tail = ""
@@ -501,8 +570,9 @@ class Select:
                 if not shown:
                     return f"Which {n} {subject} are the {adjective}", ""
                 return f"What are the {_and_list(shown_many)} of the {n} {adjective} {subject}", ""
-            if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
-                return f"Which {_and_list(shown)} has the {most}", ""
+            if group_labels and shown and all(p in group_labels for p in shown):
+                top = _top_groups(n, shown, order_words, [])
+                return (top[0] if top else f"Which {_and_list(shown)} has the {most}"), ""
             if n == "1":
                 if not shown:
                     return f"Which {one} has the {most}", ""
