@@ -266,6 +266,14 @@ class Conditions:
                 "at least": "on or after",
                 "at most": "on or before",
             }.get(word, word)
+        beyond = (cls in (exp.GT, exp.GTE) and isinstance(agg, exp.Max)) or (
+            cls in (exp.LT, exp.LTE) and isinstance(agg, exp.Min)
+        )
+        first, _, rest = head.partition(" ")
+        if beyond and first in ("highest", "lowest") and " of " in rest:
+            # above the highest: "with salary above the salary of all employees with ...", as asked
+            what, _, owner = rest.partition(" of ")
+            head = f"{what} of all {owner}"
         the = "" if head.startswith("the ") else "the "
         return table, f"with {label} {word} {the}{head}" + (f" {conds}" if conds else "")
 
