@@ -108,7 +108,7 @@ def test_describer_writes_the_question(pg_model):
         == "Count of transactions with amount above 5000 for accounts with statement frequency 'POPLATEK TYDNE'"
     )
     assert describe("SELECT MIN(date), MAX(date) FROM trans WHERE account_id = 3") == (
-        "Earliest date and latest date of transactions with account ID 3"
+        "Earliest and latest date of transactions with account ID 3"
     )
     assert describe("SELECT COUNT(*) FROM district WHERE \"A3\" IN ('Prague', 'south Moravia')") == (
         "Count of districts with region 'Prague' or 'south Moravia'"

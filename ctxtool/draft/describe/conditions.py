@@ -389,6 +389,10 @@ class Conditions:
         if isinstance(node, exp.Or):
             lt, lw = self.condition(scope, node.left)
             _, rw = self.condition(scope, node.right)
+            head = re.match(r"with [^']+? (?=')", lw)
+            if head and re.fullmatch(re.escape(head.group(0)) + r"'(?:[^']|'')*'", rw):
+                # "with country 'China' or 'Japan'": one column, two values, said once
+                return lt, f"{lw} or {rw[len(head.group(0)) :]}"
             return lt, f"{lw} or {rw}"
         if isinstance(node, exp.Not):
             inner = node.this

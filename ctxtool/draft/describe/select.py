@@ -23,6 +23,7 @@ from ctxtool.draft.describe.words import (
 )
 from ctxtool.draft.model import Table
 from ctxtool.draft.phrasing import plural_words, verb
+from ctxtool.runtime.text import lemma
 
 # "the member with the highest age" is "the oldest member" (said of the rows' own age)
 AGE_SUPERLATIVE = {"highest age": "oldest", "lowest age": "youngest"}
@@ -153,6 +154,20 @@ def _top_groups(
     return question, phrase
 
 
+def _singular(label: str) -> str:
+    """A plural label for one group: "formats" -> "format" (labels that are no plurals stay)."""
+    head, _, last = label.rpartition(" ")
+    if (
+        not last.isalpha()
+        or not last.islower()
+        or not last.endswith("s")
+        or last.endswith(("ss", "us", "is"))
+    ):
+        return label
+    base, _ = lemma(last)
+    return f"{head} {base}".strip() if base != last and base else label
+
+
 def _acronyms(one: str, many: str) -> str:
     """The plural of a label ending in an acronym: "account IDs" (not "account Ids")."""
     last = one.rsplit(" ", 1)[-1]
@@ -227,6 +242,8 @@ class Select:
                     entity_groups = True
                 else:
                     label = self.label(scope, col, g)
+                    if col is not None and col.category == "text":
+                        label = _singular(label)  # "for each format" of a column named formats
                     if label not in group_labels:
                         group_labels.append(label)
         # the columns returned besides the groups ("the claim with the most settlements and its date")
@@ -283,7 +300,16 @@ class Select:
             if len(aggs) > 1 and len(owners) == 1 and all(" of " in a for a in aggs):
                 owner = owners.pop()
                 bare = [a.rsplit(" of ", 1)[0] for a in aggs]
-                head = " and ".join([bare[0], *[b[0].lower() + b[1:] for b in bare[1:]]]) + f" of {owner}"
+                measures = {b.split(" ", 1)[-1] for b in bare}
+                if len(measures) == 1 and all(" " in b for b in bare):
+                    # "Lowest, highest and average price of products": the measure said once
+                    words = [b.split(" ", 1)[0] for b in bare]
+                    head = (
+                        _and_list([words[0], *(w.lower() for w in words[1:])])
+                        + f" {measures.pop()} of {owner}"
+                    )
+                else:
+                    head = " and ".join([bare[0], *[b[0].lower() + b[1:] for b in bare[1:]]]) + f" of {owner}"
             else:
                 head = " and ".join([aggs[0], *[a[0].lower() + a[1:] for a in aggs[1:]]])
             if group_labels:
