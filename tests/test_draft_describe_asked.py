@@ -26,6 +26,7 @@ def studios(_pg15_admin):
         "CREATE TABLE pupil (pupil_id int PRIMARY KEY, name text, age int, city text);"
         "CREATE TABLE enrolment (pupil_id int REFERENCES pupil, lid int REFERENCES lesson,"
         " PRIMARY KEY (pupil_id, lid));"
+        "CREATE TABLE tutor (tutor_id int PRIMARY KEY REFERENCES pupil (pupil_id), rate int);"
         "INSERT INTO studio SELECT i, 'Studio ' || i, 'C' || i % 3, 1990 + i, 100 * i"
         " FROM generate_series(1, 12) i;"
         "INSERT INTO lesson SELECT i, 1 + i % 12, 'F' || i % 4, 10 + i, 2000 + i % 20"
@@ -33,6 +34,7 @@ def studios(_pg15_admin):
         "INSERT INTO pupil SELECT i, 'P' || i, 10 + i % 30, 'C' || i % 3 FROM generate_series(1, 50) i;"
         "INSERT INTO enrolment SELECT 1 + i % 50, 1 + i % 40 FROM generate_series(1, 60) i"
         " ON CONFLICT DO NOTHING;"
+        "INSERT INTO tutor SELECT i, 5 + i FROM generate_series(1, 8) i;"
         "ANALYZE"
     )
     with pg_loaded(_pg15_admin, "ctx_asked", sql) as dsn:
@@ -113,3 +115,16 @@ def test_values_of_one_column_and_groups_of_a_plural_name_are_said_once(studios)
     # above the highest: than all of them
     sql = "SELECT name FROM studio WHERE rent > (SELECT MAX(rent) FROM studio WHERE city = 'C1')"
     assert "above the rent of all studios with city 'C1'" in studios.question(sql)
+
+
+@pytest.mark.postgres
+def test_a_table_keyed_by_a_reference_names_the_rows_it_holds(studios):
+    """A tutor is a pupil (its key is a pupil's): the names of tutors, not of pupils with a tutor."""
+    sql = "SELECT p.name FROM pupil AS p JOIN tutor AS t ON p.pupil_id = t.tutor_id WHERE t.rate > 8"
+    assert studios.question(sql) == "What are the names of tutors with rate above 8?"
+    # joined the other way, the pupil's columns are the tutor's own
+    sql = "SELECT AVG(p.age) FROM tutor AS t JOIN pupil AS p ON t.tutor_id = p.pupil_id"
+    assert studios.question(sql) == "What is the average age of tutors?"
+    # a reference that is not the key: the rows stay the main table's
+    sql = "SELECT p.name FROM pupil AS p JOIN enrolment AS e ON p.pupil_id = e.pupil_id"
+    assert "tutor" not in studios.question(sql) and "pupils" in studios.question(sql)

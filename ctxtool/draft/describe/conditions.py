@@ -115,6 +115,12 @@ def spoken_label(model: Model, col: Column) -> str:
     key = _shortened_key(model, col)
     if key is not None:
         return key
+    if low == col.name.lower() and low.isalpha() and len(low) >= 8:
+        import wordninja
+
+        parts = wordninja.split(low)  # "onscholarship" -> "on scholarship", "maxoccupancy" -> ...
+        if 2 <= len(parts) <= 3 and all(len(p) > 1 for p in parts):
+            return " ".join(parts)
     if low != col.name.lower() or not low.isalpha() or len(low) < 5:
         return label
 
@@ -134,6 +140,23 @@ def spoken_label(model: Model, col: Column) -> str:
 
 
 _SHORT_ID = re.compile(r"([a-z]{1,4}) ?id", re.I)
+
+
+_YES_NO = ({"y", "n"}, {"yes", "no"}, {"t", "f"}, {"true", "false"})
+
+
+def yes_or_no(col: Column, value: exp.Expression) -> bool | None:
+    """A text column holding only yes / no (``'Y'``/``'N'``) compared with one of them: True for
+    yes, False for no; None for any other column or value."""
+    if col.category != "text" or not isinstance(value, exp.Literal) or not value.is_string:
+        return None
+    values = {str(v).strip().lower() for v in col.common_values if v is not None}
+    if not any(values == pair for pair in _YES_NO) and not any(
+        len(values) == 1 and values <= pair for pair in _YES_NO
+    ):
+        return None
+    said = value.this.strip().lower()
+    return said in ("y", "yes", "t", "true") if said in set().union(*_YES_NO) else None
 
 
 def _shortened_key(model: Model, col: Column) -> str | None:
@@ -283,7 +306,12 @@ class Conditions:
         if col is None:
             return _expr_label(node) if node is not None else "value"
         spoken = spoken_label(self.m, col)
-        if scope.main is not None and col.table is not scope.main and not self._plain:
+        if (
+            scope.main is not None
+            and col.table is not scope.main
+            and not self._plain
+            and col.table not in scope.same_rows
+        ):
             return merged_label(col.table, col, spoken)
         return spoken
 
@@ -528,6 +556,14 @@ class Conditions:
                             if _value_text(right) in ("true", "1")
                             else f"that are not {label}"
                         )
+                    said = yes_or_no(col, right)
+                    if said is not None and cls in (
+                        exp.EQ,
+                        exp.NEQ,
+                    ):  # onscholarship = 'Y': "that are on scholarship"
+                        return col.table, f"that are {label}" if said == (
+                            cls is exp.EQ
+                        ) else f"that are not {label}"
                     if dated(col) and cls is not exp.EQ:
                         when = _when(word, "on")
                         return col.table, f"with {label} {when}{_value_text(right, col)}"

@@ -9,6 +9,7 @@ from sqlglot import exp
 
 from ctxtool.dialects import positional_style
 from ctxtool.draft.describe.conditions import counts_things, other_end, yearly
+from ctxtool.draft.describe.rows import listed_table, measured, one_to_one, role_of, scope_tables
 from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
@@ -35,67 +36,6 @@ HOW_MANY = {
     exp.LTE: "at most",
     exp.EQ: "exactly",
 }
-
-
-def measured(scope: Scope, sel: exp.Select) -> Table | None:
-    """The table whose rows a SELECT of aggregates only (no GROUP BY) counts or measures, when the
-    FROM table is not it: ``SELECT COUNT(*) FROM genre JOIN track ...`` counts tracks,
-    ``SELECT AVG(track.price) FROM genre JOIN track ...`` averages tracks' prices."""
-    if sel.args.get("group") is not None or len(scope.order) < 2:
-        return None
-    tables = set()
-    for p in sel.expressions:
-        inner = p.this if isinstance(p, exp.Alias) else p
-        if not isinstance(inner, exp.AggFunc):
-            return None
-        arg = inner.this
-        if isinstance(arg, exp.Distinct):
-            arg = arg.expressions[0] if arg.expressions else None
-        if arg is None or isinstance(arg, exp.Star):
-            bottom = scope.bottom()
-            if bottom is None:
-                return None
-            parents = [j.parent for j in scope.joins if j.child is bottom]
-            if len(set(parents)) >= 2 and scope.main in parents:
-                return None  # "students (FROM) in the dorm ...": the FROM table names what is counted
-            tables.add(bottom.name)
-            found = bottom
-        else:
-            col = scope.column(arg)
-            if col is None:
-                return None
-            tables.add(col.table.name)
-            found = col.table
-    return found if len(tables) == 1 else None
-
-
-def listed_table(scope: Scope, sel: exp.Select) -> Table | None:
-    """The table whose rows a plain list over a join shows, when the FROM table is not it: ``SELECT
-    d.name FROM breed JOIN dog ... WHERE breed.name = 'Collie'`` lists dogs ("the names of dogs
-    of the breed with name 'Collie'", as a person names the thing asked for first)."""
-    if sel.args.get("group") is not None or not 2 <= len(scope.order) <= 3 or scope.main is None:
-        return None  # (a longer path reads better from the table it starts at)
-    tables = set()
-    for p in sel.expressions:
-        inner = p.this if isinstance(p, exp.Alias) else p
-        col = scope.column(inner)
-        if col is None:
-            return None
-        tables.add(col.table.name)
-        found = col.table
-        if col.label.lower() in (found.names.singular.lower(), found.names.plural.lower()):
-            return None  # "the party of parties": the column is said by its table's name
-    if len(tables) != 1 or found is scope.main:
-        return None
-    if key_strength(found.columns[0]) and all(
-        scope.column(p.this if isinstance(p, exp.Alias) else p) in found.pk_columns for p in sel.expressions
-    ):
-        return None  # only the keys of another table: the ids of the FROM table's rows
-    return found
-
-
-def scope_tables(sel: exp.Select) -> set[str]:
-    return {t.name.lower() for t in sel.find_all(exp.Table) if t.find_ancestor(exp.Select) is sel}
 
 
 def _count_at_least(sel: exp.Select) -> tuple[str, str] | None:
@@ -180,6 +120,24 @@ class Select:
     def describe_select(self, sel: exp.Select) -> str:
         scope = Scope(self.m, sel)
         scope.subject = measured(scope, sel) or listed_table(scope, sel)
+        main = scope.main
+        if main is not None and len(scope.order) == 2:
+            other = next(t for t in scope.order if t is not main)
+            if one_to_one(self.m, scope, main, other):
+                scope.same_rows = {other}  # a person's columns are the gymnast's own: no "person age"
+        role = role_of(self.m, scope)
+        if role is None or main is None:
+            return self._describe_select(sel, scope, None)
+        # the rows are the role's ("names of gymnasts", not "names of people with a gymnast"): the
+        # main table is named by its role while the query is said
+        saved, main.names = main.names, role.names
+        scope.same_rows.add(role)
+        try:
+            return self._describe_select(sel, scope, role)
+        finally:
+            main.names = saved
+
+    def _describe_select(self, sel: exp.Select, scope: Scope, role: Table | None) -> str:
         main = scope.main
         subject = main.names.plural if main else "rows"
         projections = sel.expressions
@@ -388,7 +346,8 @@ class Select:
                 finally:
                     self._plain = False
                 if words:
-                    key = table if table is not None else main
+                    key = table if table is not None and table is not role else main
+                    key = main if key in scope.same_rows else key  # a person's height is the gymnast's
                     conds.setdefault(key, []).append(words)
                     first.setdefault(key, i)
                     picks[key] = picks.get(key, True) and _picks_rows(scope, c)
@@ -445,6 +404,8 @@ class Select:
                 continue  # its columns are asked for: that it is there goes without saying
             if not words and table in order_tables and order_words:
                 continue  # "the user with the highest review rating": joined to be ordered by
+            if table is role and not words:
+                continue  # the rows are named by it
             if not words and self._link_ends_in(scope, table):
                 continue  # said by the table at its other end ("students in the dorm ...")
             if across and not groups_on_it:
