@@ -23,7 +23,7 @@ def studios(_pg15_admin):
         "CREATE TABLE studio (stid int PRIMARY KEY, name text, city text, opened_year int, rent int);"
         "CREATE TABLE lesson (lid int PRIMARY KEY, stid int REFERENCES studio, formats text, fee int,"
         " launched int);"
-        "CREATE TABLE pupil (pupil_id int PRIMARY KEY, name text, age int, city text);"
+        "CREATE TABLE pupil (pupil_id int PRIMARY KEY, name text, age int, city text, onscholarship text);"
         "CREATE TABLE enrolment (pupil_id int REFERENCES pupil, lid int REFERENCES lesson,"
         " PRIMARY KEY (pupil_id, lid));"
         "CREATE TABLE tutor (tutor_id int PRIMARY KEY REFERENCES pupil (pupil_id), rate int);"
@@ -31,7 +31,8 @@ def studios(_pg15_admin):
         " FROM generate_series(1, 12) i;"
         "INSERT INTO lesson SELECT i, 1 + i % 12, 'F' || i % 4, 10 + i, 2000 + i % 20"
         " FROM generate_series(1, 40) i;"
-        "INSERT INTO pupil SELECT i, 'P' || i, 10 + i % 30, 'C' || i % 3 FROM generate_series(1, 50) i;"
+        "INSERT INTO pupil SELECT i, 'P' || i, 10 + i % 30, 'C' || i % 3, CASE WHEN i % 4 = 0 THEN 'Y' ELSE 'N' END"
+        " FROM generate_series(1, 50) i;"
         "INSERT INTO enrolment SELECT 1 + i % 50, 1 + i % 40 FROM generate_series(1, 60) i"
         " ON CONFLICT DO NOTHING;"
         "INSERT INTO tutor SELECT i, 5 + i FROM generate_series(1, 8) i;"
@@ -128,3 +129,24 @@ def test_a_table_keyed_by_a_reference_names_the_rows_it_holds(studios):
     # a reference that is not the key: the rows stay the main table's
     sql = "SELECT p.name FROM pupil AS p JOIN enrolment AS e ON p.pupil_id = e.pupil_id"
     assert "tutor" not in studios.question(sql) and "pupils" in studios.question(sql)
+
+
+@pytest.mark.postgres
+def test_a_yes_no_column_is_said_as_what_it_states(studios):
+    # a run-together label split into its words, and 'Y' / 'N' said as "that are (not) ..."
+    assert studios.question("SELECT name FROM pupil WHERE onscholarship = 'Y'") == (
+        "What are the names of pupils that are on scholarship?"
+    )
+    assert studios.question("SELECT COUNT(*) FROM pupil WHERE onscholarship = 'N'") == (
+        "How many pupils are not on scholarship?"
+    )
+    # another text column keeps its value
+    assert "city 'C1'" in studios.question("SELECT name FROM pupil WHERE city = 'C1'")
+
+
+@pytest.mark.postgres
+def test_groups_with_at_least_a_count_are_which_have(studios):
+    question, phrase = studios.wordings("SELECT city, COUNT(*) FROM pupil GROUP BY city HAVING COUNT(*) >= 2")
+    assert question == "Which cities have at least 2 pupils, and how many pupils do they have?"
+    _, phrase = studios.wordings("SELECT city FROM pupil GROUP BY city HAVING COUNT(*) >= 2")
+    assert phrase == "List the cities with at least 2 pupils"

@@ -310,11 +310,15 @@ class Select:
                     [_acronyms(p, m) for p, m in zip(plain, many, strict=True)] if not self._nested else plain
                 )
                 if not self._nested and not self._question:
+                    # "all information about", the other way a whole row is asked for
+                    said = ["all information" if p == "all details" else p for p in said]
                     for k, c in plain_cols.items():  # "the number of followers", as a count is asked
                         if c is not None and c.category == "number" and counts_things(plain[k]):
                             said[k] = "number of " + plain[k]
                 listed = _and_list(said) if said else "details"
                 head = (listed[0].upper() + listed[1:]) + f" of {subject}"
+                if _count_at_least(sel) and group_labels and plain and all(p in group_labels for p in plain):
+                    head = listed[0].upper() + listed[1:]  # "Colleges with at least 2 players"
             if n and order_words:
                 tail = f", top {n} by {order_words}"
             elif order_words and not n:
@@ -451,6 +455,8 @@ class Select:
                     .replace(" or with ", " or have ")
                 )
                 parts[k] = (parts[k][0], "have " + said)
+            elif words.startswith("that are "):  # "How many pupils are on scholarship"
+                parts[k] = (parts[k][0], words[len("that ") :])
             elif words.startswith(("older ", "younger ", "in the ", "of the ")):
                 parts[k] = (parts[k][0], "are " + words.replace(" and with ", " and have "))
         text = head
@@ -504,6 +510,19 @@ class Select:
         subject = main.names.plural if main else "rows"
         one = main.names.singular if main else "row"
         each = " for each " + " and ".join(group_labels) if group_labels else ""
+        having = _count_at_least(sel)
+        if (
+            having is not None
+            and aggs
+            and not n
+            and all(a.startswith("Count of ") for a in aggs)
+            and plain
+            and all(p in group_labels for p in plain)
+        ):
+            op, value = having  # the groups and their counts: "Which X have at least 2 Y, and how many"
+            self._having_said = True
+            what = counted or subject
+            return f"Which {_and_list(many)} have {op} {value} {what}, and how many {what} do they have", tail
         if aggs:
             counts = [a for a in aggs if a.startswith(("Count of ", "Number of "))]
             if len(aggs) == 1 and counts:
