@@ -119,9 +119,7 @@ def test_a_one_letter_prefix_for_the_table_is_not_said(clubs):
         "What are the names and prices of garden plots with type 'T1'?"
     )
     # the prefix of the table a reference points to: the garden plot's name
-    assert clubs.question("SELECT DISTINCT gname FROM visit") == (
-        "What are the different garden plot names of visits?"
-    )
+    assert clubs.question("SELECT DISTINCT gname FROM visit") == ("What are the garden plot names of visits?")
 
 
 @pytest.mark.postgres
@@ -130,7 +128,7 @@ def test_the_column_ordered_by_is_said_when_it_is_returned(clubs):
     sql = "SELECT first_name, age FROM member ORDER BY age DESC LIMIT 1"
     assert clubs.question(sql) == "What is the first name and age of the oldest member?"
     question, phrase = clubs.wordings("SELECT DISTINCT age FROM member")
-    assert question == "What are the different ages of members?"
+    assert question == "What are the ages of members?"
     assert phrase == "List the distinct ages of members"  # a list with duplicates is another template
 
 

@@ -90,7 +90,7 @@ def test_describer_writes_the_question(pg_model):
             "SELECT COUNT(DISTINCT a.account_id) FROM account a JOIN loan l ON l.account_id = a.account_id "
             "JOIN district d ON a.district_id = d.district_id WHERE d.\"A2\" = 'Kolin'"
         )
-        == "Number of accounts with a loan in the district with district name 'Kolin'"
+        == "Number of accounts with a loan in the district 'Kolin'"
     )
     assert describe("SELECT status, COUNT(*) FROM loan GROUP BY status") == "Count of loans for each status"
     assert (

@@ -556,11 +556,9 @@ class Conditions:
                             if _value_text(right) in ("true", "1")
                             else f"that are not {label}"
                         )
-                    said = yes_or_no(col, right)
-                    if said is not None and cls in (
-                        exp.EQ,
-                        exp.NEQ,
-                    ):  # onscholarship = 'Y': "that are on scholarship"
+                    said = yes_or_no(col, right)  # (both wordings: a value one of them kept would be a slot)
+                    if said is not None and cls in (exp.EQ, exp.NEQ):
+                        # onscholarship = 'Y': "that are on scholarship"
                         return col.table, f"that are {label}" if said == (
                             cls is exp.EQ
                         ) else f"that are not {label}"

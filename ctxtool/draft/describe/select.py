@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlglot import exp
@@ -416,7 +417,7 @@ class Select:
                 if not words:
                     phrase = f"with {_article(table.names.singular)} {table.names.singular}"
                 elif picks.get(table):
-                    phrase = f"of the {table.names.singular} " + _join_conditions(words)
+                    phrase = f"of the {table.names.singular} " + self._named(table, words)
                 else:
                     phrase = f"for {table.names.plural} " + _join_conditions(words)
                 parts.append((first.get(table, -1), phrase))
@@ -430,11 +431,13 @@ class Select:
                     (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
                 )
             elif words and main is not None and picks.get(table) and self._reaches(scope, main, table):
-                parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
+                parts.append((first[table], f"in the {table.names.singular} " + self._named(table, words)))
             elif words:
                 named = table.name_column
                 if named is not None and any(named.label in w for w in words):
-                    parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
+                    parts.append(
+                        (first[table], f"in the {table.names.singular} " + self._named(table, words))
+                    )
                 else:
                     parts.append((first[table], f"for {table.names.plural} " + _join_conditions(words)))
         for table, words in conds.items():
@@ -468,6 +471,18 @@ class Select:
         if self._question and " for each " in tail:  # the groups' condition after the groups
             return text + tail + having_words
         return text + having_words + tail
+
+    def _named(self, table: Table, words: list[str]) -> str:
+        """The conditions that pick a row of ``table``; in the phrase, its name alone ("in the team
+        'Columbus Crew'", as people name it), the question keeping "with name ..."."""
+        if self._question or len(words) != 1:
+            return _join_conditions(words)
+        named = table.name_column
+        labels = {named.label} if named is not None else {"name", "title"}
+        m = re.fullmatch(r"with ([\w ]+?) ('(?:[^']|'')*')", words[0])
+        if m and m.group(1) in labels:
+            return m.group(2)
+        return _join_conditions(words)
 
     def _bridges(self, scope: Scope) -> dict[str, set[str]]:
         """The query's tables that reference two others of the query (a link table such as
@@ -597,7 +612,9 @@ class Select:
             return f"What are all the details of {every}{subject}", tail
         listed = _and_list(many) if many else "details"
         if sel.args.get("distinct") is not None:
-            return f"What are the different {listed} of {subject}", tail
+            # the question asks for the values as people do, "different" or not (the phrase says
+            # "distinct" for those who do)
+            return f"What are the {listed} of {subject}", tail
         return f"What are the {listed} of {every}{subject}", tail
 
     def _reaches(self, scope: Scope, parent: Table, target: Table, depth: int = 0) -> bool:
