@@ -90,6 +90,14 @@ def yearly(col: Column, label: str) -> bool:
     )
 
 
+def temporal(col: Column | None, label: str) -> bool:
+    """A point in time: a date column, a date held as text, a year, or a column its label calls a
+    date or a time ("release date" held as '12-Feb-2000'): ordered as latest / earliest."""
+    if col is None:
+        return False
+    return dated(col) or yearly(col, label) or label.lower().split()[-1:] in (["date"], ["time"])
+
+
 def is_age(label: str) -> bool:
     """A label whose last word is "age": higher is older."""
     return label.lower().split()[-1:] == ["age"]
@@ -276,13 +284,13 @@ class Conditions:
         ):
             if is_age(label):  # "the oldest", as ages are compared
                 return table, f"who are the {'oldest' if isinstance(agg, exp.Max) else 'youngest'}"
-            if dated(col) or (col is not None and yearly(col, label)):  # "with the latest year"
+            if temporal(col, label):  # "with the latest year"
                 return table, f"with the {'latest' if isinstance(agg, exp.Max) else 'earliest'} {label}"
             return table, f"with the {'highest' if isinstance(agg, exp.Max) else 'lowest'} {label}"
         word = {exp.GT: "above", exp.GTE: "at least", exp.LT: "below", exp.LTE: "at most"}.get(
             cls, "equal to"
         )
-        if dated(col) or (col is not None and yearly(col, label)):  # "with order date after the earliest ..."
+        if temporal(col, label):  # "with order date after the earliest ..."
             word = {
                 "above": "after",
                 "below": "before",
@@ -333,6 +341,11 @@ class Conditions:
                     return f"Number of {parent.names.plural} with {_article(one)} {one}"
                 label = self.label(scope, col, cols[0] if cols else None)
                 owner = f" of {col.table.names.plural}" if col is not None else ""
+                if col is not None and label.lower() in (
+                    col.table.names.plural.lower(),
+                    col.table.names.singular.lower(),
+                ):
+                    owner = ""  # "the number of different instruments", not "... of instruments"
                 return f"Number of distinct {plural_words(label)}{owner}"
             if arg is None or isinstance(arg, exp.Star):
                 counted = scope.bottom() if scope.select.args.get("group") is not None else None
@@ -374,7 +387,7 @@ class Conditions:
             if isinstance(inner, cls):
                 col = scope.column(inner.this)
                 label = self.label(scope, col, inner.this)
-                if dated(col) or (col is not None and yearly(col, label)):  # "the latest year"
+                if temporal(col, label):  # "the latest year"
                     word = {"Highest": "Latest", "Lowest": "Earliest"}.get(word, word)
                 if word == "Average" and label.lower().startswith("average "):
                     word = "Overall"

@@ -9,9 +9,9 @@ from typing import Any
 from sqlglot import exp
 
 from ctxtool.dialects import positional_style
-from ctxtool.draft.describe.conditions import counts_things, other_end, yearly
+from ctxtool.draft.describe.conditions import counts_things, other_end, temporal
 from ctxtool.draft.describe.rows import listed_table, measured, one_to_one, role_of, scope_tables
-from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
     _article,
@@ -189,7 +189,11 @@ class Select:
                     col is not None
                     and main is not None
                     and col.table is not main
-                    and (key_strength(col) == 2 or col is col.table.name_column)
+                    and (
+                        key_strength(col) == 2
+                        or col is col.table.name_column
+                        or col.label in ("name", "title")
+                    )
                 ):
                     group_labels.append(col.table.names.singular)
                     entity_groups = True
@@ -239,7 +243,7 @@ class Select:
             if col is not None:
                 order_tables.add(col.table)
             if col is not None and not order_words:
-                when = dated(col) or yearly(col, col.label)  # "the latest launch year", not "highest"
+                when = temporal(col, col.label)  # "the latest launch year", not "highest"
                 extreme = ("latest " if desc else "earliest ") if when else ""
                 extreme = extreme or ("highest " if desc else "lowest ")
                 order_words = extreme + self.label(scope, col, o.this)
