@@ -27,6 +27,8 @@ def studios(_pg15_admin):
         "CREATE TABLE enrolment (pupil_id int REFERENCES pupil, lid int REFERENCES lesson,"
         " PRIMARY KEY (pupil_id, lid));"
         "CREATE TABLE tutor (tutor_id int PRIMARY KEY REFERENCES pupil (pupil_id), rate int);"
+        "CREATE TABLE course (course_id int PRIMARY KEY, title text, fee int);"
+        "INSERT INTO course SELECT i, 'Course ' || i, i FROM generate_series(1, 10) i;"
         "INSERT INTO studio SELECT i, 'Studio ' || i, 'C' || i % 3, 1990 + i, 100 * i"
         " FROM generate_series(1, 12) i;"
         "INSERT INTO lesson SELECT i, 1 + i % 12, 'F' || i % 4, 10 + i, 2000 + i % 20"
@@ -150,3 +152,18 @@ def test_groups_with_at_least_a_count_are_which_have(studios):
     assert question == "Which cities have at least 2 pupils, and how many pupils do they have?"
     _, phrase = studios.wordings("SELECT city FROM pupil GROUP BY city HAVING COUNT(*) >= 2")
     assert phrase == "List the cities with at least 2 pupils"
+
+
+@pytest.mark.postgres
+def test_one_thing_a_title_and_the_most_recent(studios):
+    # a count of one is singular
+    sql = "SELECT city FROM pupil GROUP BY city HAVING COUNT(*) = 1"
+    assert studios.question(sql) == "Which cities have exactly 1 pupil?"
+    # a title names its row: the phrase says "names" (the question keeps the column's word)
+    question, phrase = studios.wordings("SELECT title FROM course WHERE fee > 5")
+    assert question == "What are the titles of courses with fee above 5?"
+    assert phrase == "List the names of courses with fee above 5"
+    # the last in time: "latest" in the question, "most recent" in the phrase
+    question, phrase = studios.wordings("SELECT MAX(opened_year) FROM studio")
+    assert question == "What is the latest opened year of studios?"
+    assert phrase == "Most recent opened year of studios"

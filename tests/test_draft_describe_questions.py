@@ -198,7 +198,9 @@ def test_a_link_table_is_said_by_what_it_links(keyless):
     )
     # (a AND b) OR c is said, not pasted as SQL
     words = keyless("SELECT title FROM book WHERE (pages > 110 AND bookid < 20) OR pages < 105")
-    assert "matching" not in words and words.startswith("Titles of books with pages above 110 and")
+    assert "matching" not in words and words.startswith(
+        "Names of books with pages above 110 and"
+    )  # a title names its row
 
 
 @pytest.mark.postgres

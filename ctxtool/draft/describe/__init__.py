@@ -89,8 +89,10 @@ class Describer(Conditions, Select):
 
     def wordings(self, sql: str) -> tuple[str, str]:
         """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
-        phrase = full_names(self.describe(sql))
-        return self.question(sql), listing(self._per_group(sql, phrase))
+        phrase = listing(self._per_group(sql, full_names(self.describe(sql))))
+        # the other word for the last in time: the question says "latest", the phrase "most recent"
+        phrase = re.sub(r"\bLatest\b", "Most recent", re.sub(r"\blatest\b", "most recent", phrase))
+        return self.question(sql), phrase
 
     def _per_group(self, sql: str, phrase: str) -> str:
         """ "Count of competitions for each type" -> "Type and number of competitions" when the query

@@ -176,7 +176,7 @@ def _shortened_key(model: Model, col: Column) -> str | None:
         return None
     short = m.group(1).lower()
     ref = referenced(model, col)
-    for table, said in ((col.table, "id"), (ref, f"{ref.names.singular} id" if ref else "")):
+    for table, said in ((ref, f"{ref.names.singular} id" if ref else ""), (col.table, "id")):
         if table is None:
             continue
         name = re.sub(r"[^a-z]", "", table.name.lower())

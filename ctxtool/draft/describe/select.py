@@ -109,6 +109,16 @@ def _singular(label: str) -> str:
     return f"{head} {base}".strip() if base != last and base else label
 
 
+def _one(value: str, things: str) -> str:
+    """ "1", "movies" -> "movie": a count of one said in the singular ("exactly 1 movie")."""
+    if value != "1":
+        return things
+    head, sep, rest = things.partition(" ")  # "authors with a paper": the noun comes first
+    if rest.startswith(("with ", "of ", "in ", "for ")):
+        return f"{_singular(head)} {rest}"
+    return _singular(things)
+
+
 def _acronyms(one: str, many: str) -> str:
     """The plural of a label ending in an acronym: "account IDs" (not "account Ids")."""
     last = one.rsplit(" ", 1)[-1]
@@ -189,11 +199,7 @@ class Select:
                     col is not None
                     and main is not None
                     and col.table is not main
-                    and (
-                        key_strength(col) == 2
-                        or col is col.table.name_column
-                        or col.label in ("name", "title")
-                    )
+                    and (key_strength(col) == 2 or col is col.table.name_column)
                 ):
                     group_labels.append(col.table.names.singular)
                     entity_groups = True
@@ -293,7 +299,8 @@ class Select:
                 for p in plain
                 if p not in order_words or p in group_labels or (not group_labels and n == "1")
             ]
-            common = _most_common(most) if not entity_groups and not self._nested else None
+            counted_order = order_words.startswith(("highest count of ", "lowest count of "))
+            common = _most_common(most) if counted_order and not entity_groups and not self._nested else None
             if n == "1" and group_labels and shown and all(p in group_labels for p in shown) and common:
                 head = f"The {common[0]} {_and_list(shown)} of {common[1]}"  # "the most common type of"
             elif group_labels and shown and all(p in group_labels for p in shown):
@@ -317,6 +324,9 @@ class Select:
                 if not self._nested and not self._question:
                     # "all information about", the other way a whole row is asked for
                     said = ["all information" if p == "all details" else p for p in said]
+                    if main is not None and not any(c.label == "name" for c in main.columns):
+                        # a title names its row: "the names of movies", as people call it
+                        said = ["names" if p == "titles" else "name" if p == "title" else p for p in said]
                     for k, c in plain_cols.items():  # "the number of followers", as a count is asked
                         if c is not None and c.category == "number" and counts_things(plain[k]):
                             said[k] = "number of " + plain[k]
@@ -383,7 +393,9 @@ class Select:
                     having_words = f" having {agg[0].lower() + agg[1:]} {op} {value}"
                     if agg.startswith("Count of ") and _is_value(h.expression):
                         # "with at least 2 albums", as people ask it (no "having count of albums ...")
-                        having_words = f" with {HOW_MANY[type(h)]} {value} {agg[len('Count of ') :]}"
+                        having_words = (
+                            f" with {HOW_MANY[type(h)]} {value} {_one(value, agg[len('Count of ') :])}"
+                        )
                     elif main is not None and agg.endswith(f" of {main.names.plural}"):
                         bare = agg[: -len(f" of {main.names.plural}")]
                         having_words = f" with {bare[0].lower() + bare[1:]} {op} {value}"
@@ -391,9 +403,7 @@ class Select:
                         having_words = ""
                     elif self._question and agg.startswith("Count of "):
                         op = HOW_MANY[type(h)]
-                        having_words = (
-                            f" that have {op} {_value_text(h.expression)} {agg[len('Count of ') :]}"
-                        )
+                        having_words = f" that have {op} {_value_text(h.expression)} {_one(_value_text(h.expression), agg[len('Count of ') :])}"
 
         parts: list[tuple[int, str]] = []  # (position of its first value in WHERE, words)
         main_words = _join_conditions(conds[main]) if conds.get(main) else ""
@@ -541,7 +551,10 @@ class Select:
             op, value = having  # the groups and their counts: "Which X have at least 2 Y, and how many"
             self._having_said = True
             what = counted or subject
-            return f"Which {_and_list(many)} have {op} {value} {what}, and how many {what} do they have", tail
+            return (
+                f"Which {_and_list(many)} have {op} {value} {_one(value, what)}, and how many {what} do they have",
+                tail,
+            )
         if aggs:
             counts = [a for a in aggs if a.startswith(("Count of ", "Number of "))]
             if len(aggs) == 1 and counts:
@@ -577,7 +590,7 @@ class Select:
         if having is not None and group_labels and plain and all(p in group_labels for p in plain):
             op, value = having  # GROUP BY g HAVING COUNT(*) >= 2: "Which locations have at least 2 cinemas"
             self._having_said = True
-            return f"Which {_and_list(many)} have {op} {value} {counted or subject}", tail
+            return f"Which {_and_list(many)} have {op} {value} {_one(value, counted or subject)}", tail
         if n and order_words and not late_top:
             most = _most(order_words)
             shown = [
