@@ -43,7 +43,7 @@ def test_a_count_over_a_join_counts_the_rows_of_the_table_joined_to_its_parents(
         "SELECT COUNT(*) FROM district AS d JOIN account AS a ON a.district_id = d.district_id "
         "WHERE d.\"A2\" = 'Kolin'"
     )
-    assert describer.question(sql) == "How many accounts are in the district whose district name is 'Kolin'?"
+    assert describer.question(sql) == "How many accounts are in the district with district name 'Kolin'?"
     assert (
         describer(sql) == "Count of accounts in the district 'Kolin'"
     )  # the phrase names the row by its name alone
@@ -52,7 +52,7 @@ def test_a_count_over_a_join_counts_the_rows_of_the_table_joined_to_its_parents(
         "WHERE a.frequency = 'POPLATEK TYDNE'"
     )
     assert describer.question(sql) == (
-        "What is the average amount of loans for accounts whose statement frequency is 'POPLATEK TYDNE'?"
+        "What is the average amount of loans for accounts with statement frequency 'POPLATEK TYDNE'?"
     )
 
 
@@ -61,9 +61,7 @@ def test_lists_name_their_columns_for_many_rows(describer):
     q = describer.question
     assert q("SELECT DISTINCT frequency FROM account") == "What are the statement frequencies of accounts?"
     assert q("SELECT amount, duration FROM loan") == "What is the amount and duration of each loan?"
-    assert (
-        q("SELECT * FROM loan WHERE status = 'A'") == "What are all the details of loans whose status is 'A'?"
-    )
+    assert q("SELECT * FROM loan WHERE status = 'A'") == "What are all the details of loans with status 'A'?"
     assert q("SELECT MIN(amount), AVG(amount), MAX(amount) FROM loan") == (
         "What are the minimum, average and maximum amount of loans?"
     )
@@ -140,7 +138,7 @@ def test_joins_written_in_the_query_name_the_relationship(keyless):
         "SELECT T1.title FROM book AS T1 JOIN placed AS T2 ON T1.bookid = T2.bookid "
         "JOIN shelf AS T3 ON T2.shelfid = T3.shelfid WHERE T3.shelf_name = 'Shelf 2'"
     )
-    assert keyless.question(sql) == "What are the titles of books of the shelf whose name is 'Shelf 2'?"
+    assert keyless.question(sql) == "What are the titles of books of the shelf with name 'Shelf 2'?"
     # COUNT(*) over the link counts the FROM table's rows
     sql = (
         "SELECT COUNT(*) FROM book AS T1 JOIN placed AS T2 ON T1.bookid = T2.bookid "

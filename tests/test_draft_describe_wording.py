@@ -53,7 +53,7 @@ def test_a_list_over_a_join_names_the_listed_table_first(clubs):
         "SELECT T2.first_name FROM club AS T1 JOIN member AS T2 ON T1.club_id = T2.club_id "
         "WHERE T1.club_name = 'Club 3'"
     )
-    assert clubs.question(sql) == "What are the first names of members in the club whose name is 'Club 3'?"
+    assert clubs.question(sql) == "What are the first names of members in the club with name 'Club 3'?"
 
 
 @pytest.mark.postgres
@@ -116,7 +116,7 @@ def test_a_bare_count_counts_the_table_itself(clubs):
 def test_a_one_letter_prefix_for_the_table_is_not_said(clubs):
     # gname / gtype of garden plots: "name" / "type"; price is a word of its own and stays
     assert clubs.question("SELECT gname, price FROM garden_plot WHERE gtype = 'T1'") == (
-        "What are the names and prices of garden plots whose type is 'T1'?"
+        "What are the names and prices of garden plots with type 'T1'?"
     )
     # the prefix of the table a reference points to: the garden plot's name
     assert clubs.question("SELECT DISTINCT gname FROM visit") == ("What are the garden plot names of visits?")

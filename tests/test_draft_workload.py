@@ -294,7 +294,7 @@ def test_performance_schema_digests_on_mariadb(mariadb_samples_dsn):
     assert all("?" not in d.sql for d in drafts)
     assert drafts[0].item["intent"].startswith("Count of loans with status '")
     assert drafts[0].text.startswith("How many loans have status '")
-    assert "in the district whose district name is '" in drafts[1].text
+    assert "in the district with district name '" in drafts[1].text
     with connect(mariadb_samples_dsn) as conn:
         execute_drafts(drafts, conn)  # a value that finds nothing is swapped for another one
     assert [d.status for d in drafts] == ["pending", "pending"] and all(d.rows for d in drafts)

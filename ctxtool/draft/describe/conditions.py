@@ -430,7 +430,7 @@ class Conditions:
         if isinstance(node, exp.Or):
             lt, lw = self.condition(scope, node.left)
             _, rw = self.condition(scope, node.right)
-            head = re.match(r"(?:with [^']+? |whose [^']+? is )(?=')", lw)
+            head = re.match(r"with [^']+? (?=')", lw)
             if head and re.fullmatch(re.escape(head.group(0)) + r"'(?:[^']|'')*'", rw):
                 # "with country 'China' or 'Japan'": one column, two values, said once
                 return lt, f"{lw} or {rw[len(head.group(0)) :]}"
@@ -608,9 +608,6 @@ class Conditions:
                             else ("earlier" if later else "less")
                         )
                         return col.table, f"with {label} {_value_text(right, col)} or {more}"
-                    if cls is exp.EQ and self._question and col.category == "text":
-                        # "whose city code is 'CHI'": the question says it the other way the phrase does not
-                        return col.table, f"whose {label} is {_value_text(right, col)}"
                     return col.table, f"with {label} {word}{_value_text(right, col)}"
                 rcol = scope.column(right)
                 if col is not None and rcol is not None:

@@ -461,8 +461,7 @@ class Select:
             parts.sort(key=lambda p: p[0])
         if self._question and head.startswith("How many ") and not head.endswith(" are there") and parts:
             k = min(range(len(parts)), key=lambda i: parts[i][0]) if positional else 0
-            words = re.sub(r"^whose (.+?) is (?!not )", r"with \1 ", parts[k][1])  # "have type 'X'"
-            words = words.replace(" and whose ", " and with ") if words != parts[k][1] else words
+            words = parts[k][1]
             if " for each " in tail:
                 pass
             elif words.startswith("with "):
