@@ -28,7 +28,7 @@ def test_counts_are_asked_how_many(describer):
     assert (
         q("SELECT status, COUNT(*) FROM loan GROUP BY status") == "How many loans are there for each status?"
     )
-    assert q("SELECT COUNT(*) FROM loan WHERE status = 'A'") == "How many loans with status 'A'?"
+    assert q("SELECT COUNT(*) FROM loan WHERE status = 'A'") == "How many loans have status 'A'?"
     # COUNT(DISTINCT x) counts different values, and says whose
     assert q("SELECT COUNT(DISTINCT frequency) FROM account") == (
         "How many different statement frequencies of accounts are there?"
@@ -43,8 +43,10 @@ def test_a_count_over_a_join_counts_the_rows_of_the_table_joined_to_its_parents(
         "SELECT COUNT(*) FROM district AS d JOIN account AS a ON a.district_id = d.district_id "
         "WHERE d.\"A2\" = 'Kolin'"
     )
-    assert describer.question(sql) == "How many accounts in the district with district name 'Kolin'?"
-    assert describer(sql) == "Count of accounts in the district with district name 'Kolin'"
+    assert describer.question(sql) == "How many accounts are in the district with district name 'Kolin'?"
+    assert (
+        describer(sql) == "Count of accounts in the district 'Kolin'"
+    )  # the phrase names the row by its name alone
     sql = (
         "SELECT AVG(l.amount) FROM account AS a JOIN loan AS l ON l.account_id = a.account_id "
         "WHERE a.frequency = 'POPLATEK TYDNE'"
@@ -57,10 +59,7 @@ def test_a_count_over_a_join_counts_the_rows_of_the_table_joined_to_its_parents(
 @pytest.mark.postgres
 def test_lists_name_their_columns_for_many_rows(describer):
     q = describer.question
-    assert (
-        q("SELECT DISTINCT frequency FROM account")
-        == "What are the different statement frequencies of accounts?"
-    )
+    assert q("SELECT DISTINCT frequency FROM account") == "What are the statement frequencies of accounts?"
     assert q("SELECT amount, duration FROM loan") == "What is the amount and duration of each loan?"
     assert q("SELECT * FROM loan WHERE status = 'A'") == "What are all the details of loans with status 'A'?"
     assert q("SELECT MIN(amount), AVG(amount), MAX(amount) FROM loan") == (
@@ -104,7 +103,7 @@ def test_set_operations_and_rows_without_a_related_row(describer):
 @pytest.mark.postgres
 def test_two_wordings_of_one_query(describer):
     question, phrase = describer.wordings("SELECT COUNT(*) FROM client WHERE gender = 'F'")
-    assert question == "How many clients with gender 'F'?"
+    assert question == "How many clients have gender 'F'?"
     assert phrase == "Count of clients with gender 'F'"
 
 
@@ -190,7 +189,7 @@ def test_counting_the_different_references_counts_the_referenced_rows(describer,
 def test_a_link_table_is_said_by_what_it_links(keyless):
     # counting the rows of a link table counts the things at its other end
     assert (
-        keyless.question("SELECT COUNT(*) FROM placed WHERE shelfid = 3") == "How many books with shelf ID 3?"
+        keyless.question("SELECT COUNT(*) FROM placed WHERE shelfid = 3") == "How many books have shelf ID 3?"
     )
     # excluding the ids found in a link table: the ones with none of its other end
     assert (
@@ -199,7 +198,9 @@ def test_a_link_table_is_said_by_what_it_links(keyless):
     )
     # (a AND b) OR c is said, not pasted as SQL
     words = keyless("SELECT title FROM book WHERE (pages > 110 AND bookid < 20) OR pages < 105")
-    assert "matching" not in words and words.startswith("Titles of books with pages above 110 and")
+    assert "matching" not in words and words.startswith(
+        "Names of books with pages above 110 and"
+    )  # a title names its row
 
 
 @pytest.mark.postgres
@@ -221,10 +222,10 @@ def test_a_group_compared_with_an_aggregate_of_all_rows(describer):
 @pytest.mark.postgres
 def test_inclusive_bounds_are_said_after_the_value_in_the_question(describer):
     question, phrase = describer.wordings("SELECT COUNT(*) FROM loan WHERE duration >= 24")
-    assert question == "How many loans with duration 24 or more?"
+    assert question == "How many loans have duration 24 or more?"
     assert phrase == "Count of loans with duration of at least 24"
     assert describer.question("SELECT COUNT(*) FROM loan WHERE amount <= 1000") == (
-        "How many loans with amount 1000 or less?"
+        "How many loans have amount 1000 or less?"
     )
 
 

@@ -75,7 +75,9 @@ def test_ages_are_said_older_younger_and_the_oldest(clubs):
     assert clubs.question(sql) == "What is the first name of the oldest member?"
     sql = "SELECT first_name FROM member ORDER BY age LIMIT 3"
     assert clubs.question(sql) == "What are the first names of the 3 youngest members?"
-    assert clubs.question("SELECT COUNT(*) FROM member WHERE age > 40") == "How many members older than 40?"
+    assert (
+        clubs.question("SELECT COUNT(*) FROM member WHERE age > 40") == "How many members are older than 40?"
+    )
     # the phrase keeps the column's words: the template has both wordings
     assert clubs("SELECT COUNT(*) FROM member WHERE age > 40") == "Count of members with age above 40"
 
@@ -117,9 +119,7 @@ def test_a_one_letter_prefix_for_the_table_is_not_said(clubs):
         "What are the names and prices of garden plots with type 'T1'?"
     )
     # the prefix of the table a reference points to: the garden plot's name
-    assert clubs.question("SELECT DISTINCT gname FROM visit") == (
-        "What are the different garden plot names of visits?"
-    )
+    assert clubs.question("SELECT DISTINCT gname FROM visit") == ("What are the garden plot names of visits?")
 
 
 @pytest.mark.postgres
@@ -128,8 +128,8 @@ def test_the_column_ordered_by_is_said_when_it_is_returned(clubs):
     sql = "SELECT first_name, age FROM member ORDER BY age DESC LIMIT 1"
     assert clubs.question(sql) == "What is the first name and age of the oldest member?"
     question, phrase = clubs.wordings("SELECT DISTINCT age FROM member")
-    assert question == "What are the different ages of members?"
-    assert phrase == "List the distinct age of members"  # a list with duplicates is another template
+    assert question == "What are the ages of members?"
+    assert phrase == "List the distinct ages of members"  # a list with duplicates is another template
 
 
 def test_a_list_phrase_is_asked_as_a_list_and_measures_stay():

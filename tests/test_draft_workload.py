@@ -90,7 +90,7 @@ def test_describer_writes_the_question(pg_model):
             "SELECT COUNT(DISTINCT a.account_id) FROM account a JOIN loan l ON l.account_id = a.account_id "
             "JOIN district d ON a.district_id = d.district_id WHERE d.\"A2\" = 'Kolin'"
         )
-        == "Number of accounts with a loan in the district with district name 'Kolin'"
+        == "Number of accounts with a loan in the district 'Kolin'"
     )
     assert describe("SELECT status, COUNT(*) FROM loan GROUP BY status") == "Count of loans for each status"
     assert (
@@ -108,7 +108,7 @@ def test_describer_writes_the_question(pg_model):
         == "Count of transactions with amount above 5000 for accounts with statement frequency 'POPLATEK TYDNE'"
     )
     assert describe("SELECT MIN(date), MAX(date) FROM trans WHERE account_id = 3") == (
-        "Earliest date and latest date of transactions with account ID 3"
+        "Earliest and latest date of transactions with account ID 3"
     )
     assert describe("SELECT COUNT(*) FROM district WHERE \"A3\" IN ('Prague', 'south Moravia')") == (
         "Count of districts with region 'Prague' or 'south Moravia'"
@@ -132,7 +132,7 @@ def test_digests_get_values_from_the_profile(pg_model):
     assert (
         d.frequency == 12 and "$1" not in d.sql and d.item["intent"].startswith("Count of cards with type '")
     )
-    assert d.text.startswith("How many cards with type '") and d.text.endswith("?")
+    assert d.text.startswith("How many cards have type '") and d.text.endswith("?")
 
 
 @pytest.mark.postgres
@@ -293,7 +293,7 @@ def test_performance_schema_digests_on_mariadb(mariadb_samples_dsn):
     assert len(drafts) >= 2 and all(d.status != "dropped" for d in drafts)
     assert all("?" not in d.sql for d in drafts)
     assert drafts[0].item["intent"].startswith("Count of loans with status '")
-    assert drafts[0].text.startswith("How many loans with status '")
+    assert drafts[0].text.startswith("How many loans have status '")
     assert "in the district with district name '" in drafts[1].text
     with connect(mariadb_samples_dsn) as conn:
         execute_drafts(drafts, conn)  # a value that finds nothing is swapped for another one
@@ -326,7 +326,8 @@ def test_describer_survives_any_read_query(pg_model):
     odd = {
         "WITH big AS (SELECT account_id, SUM(amount) AS s FROM trans GROUP BY account_id) SELECT COUNT(*) FROM big": "Count of rows",
         "SELECT account_id FROM loan UNION SELECT account_id FROM disp": "Account IDs of loans or dispositions",
-        "SELECT account_id FROM loan INTERSECT SELECT account_id FROM disp": "both loans and dispositions",
+        # both sides reference accounts: the accounts that have both ("with a loan and a client")
+        "SELECT account_id FROM loan INTERSECT SELECT account_id FROM disp": "accounts with a loan and a",
         "SELECT account_id FROM account EXCEPT SELECT account_id FROM loan WHERE status = 'A'": "with no loan with status 'A'",
         "SELECT a.account_id FROM account a WHERE a.account_id IN (SELECT account_id FROM loan)": "with a loan",
         "SELECT account_id FROM account WHERE account_id NOT IN (SELECT account_id FROM loan)": "without any loans",
@@ -334,8 +335,8 @@ def test_describer_survives_any_read_query(pg_model):
         "SELECT loan_id FROM loan WHERE amount = (SELECT MAX(amount) FROM loan)": "with the highest",
         "SELECT loan_id, RANK() OVER (ORDER BY amount DESC) FROM loan": "Loan IDs and rank of loans",
         "SELECT CASE WHEN amount > 100 THEN 1 ELSE 0 END FROM loan": "computed value",
-        "SELECT status, COUNT(*) FROM loan GROUP BY status HAVING COUNT(*) > 5": "having count of loans above 5",
-        "SELECT DISTINCT frequency FROM account": "Distinct statement frequency of accounts",
+        "SELECT status, COUNT(*) FROM loan GROUP BY status HAVING COUNT(*) > 5": "for each status with more than 5 loans",
+        "SELECT DISTINCT frequency FROM account": "Distinct statement frequencies of accounts",
         "SELECT COUNT(*) FROM trans WHERE EXTRACT(YEAR FROM date) = 1996": "with date in 1996",
         "SELECT COUNT(*) FROM loan WHERE NOT status = 'A'": "status other than 'A'",
         "SELECT 1": "",

@@ -28,7 +28,10 @@ def plural_words(label: str) -> str:
     if m:
         head = m.group(1)
         return (head if head.endswith("s") else pluralize(head)) + m.group(2)
-    last = label.rsplit(" ", 1)[-1].lower()
+    word = label.rsplit(" ", 1)[-1]
+    if len(word) > 1 and word.isupper() and word.isalpha():
+        return label + "s"  # "employee IDs", not "employee Ids"
+    last = word.lower()
     if last in ("by", "of", "in", "at", "on", "to") or re.fullmatch(r"[a-z]+ed", last) or last.endswith("s"):
         return label
     if not last.isalpha():

@@ -58,6 +58,8 @@ def listing(phrase: str) -> str:
         return phrase
     first = phrase.split(" ", 1)[0]
     keep = len(first) > 1 and first.isupper()  # "ID of ...", "IATA code of ..."
+    if phrase.lower().startswith("all "):
+        return "List " + phrase[:1].lower() + phrase[1:]  # "List all details of products"
     return "List the " + (phrase if keep else phrase[:1].lower() + phrase[1:])
 
 
@@ -69,6 +71,7 @@ class Describer(Conditions, Select):
         self._in_set = False  # describing one side of UNION / INTERSECT / EXCEPT
         self._having_said = False  # the question's head already says its HAVING
         self._nested = False  # describing a subquery as a part of the sentence
+        self._top_extra: list[str] = []  # the columns a top-groups query returns besides its groups
 
     def __call__(self, sql: str) -> str:
         return self.describe(sql)
@@ -86,8 +89,10 @@ class Describer(Conditions, Select):
 
     def wordings(self, sql: str) -> tuple[str, str]:
         """(the question, the phrase) for ``sql``: two wordings of one template for the matcher."""
-        phrase = full_names(self.describe(sql))
-        return self.question(sql), listing(self._per_group(sql, phrase))
+        phrase = listing(self._per_group(sql, full_names(self.describe(sql))))
+        # the other word for the last in time: the question says "latest", the phrase "most recent"
+        phrase = re.sub(r"\bLatest\b", "Most recent", re.sub(r"\blatest\b", "most recent", phrase))
+        return self.question(sql), phrase
 
     def _per_group(self, sql: str, phrase: str) -> str:
         """ "Count of competitions for each type" -> "Type and number of competitions" when the query
@@ -96,8 +101,8 @@ class Describer(Conditions, Select):
         tree = parse(sql, self.m.dialect) if m else None
         if (
             m is None
-            or " having " in phrase
             or not isinstance(tree, exp.Select)
+            or tree.args.get("having") is not None
             or tree.args.get("group") is None
         ):
             return phrase
@@ -155,6 +160,47 @@ class Describer(Conditions, Select):
         one = extra[0].names.singular
         return f"with no {one}" + (" " + _join_conditions(words) if words else "")
 
+    def set_as_filter(self, tree: exp.Expression) -> exp.Select | None:
+        """``SELECT stuid FROM student WHERE major = 600 INTERSECT SELECT stuid FROM sportsinfo WHERE
+        ...``: both sides return the same thing (the right side's column references the left's table)
+        from different tables, so the right side is a condition on the left's rows ("ids of students
+        with major 600 with a sports info with ..."), as people ask it; EXCEPT is "without any". None
+        when the sides are not so."""
+        if not isinstance(tree, (exp.Intersect, exp.Except)) or tree.args.get("distinct") is False:
+            return None
+        left, right = tree.left, tree.right
+        if not isinstance(left, exp.Select) or not isinstance(right, exp.Select):
+            return None
+        if any(
+            s.args.get(k) is not None for s in (left, right) for k in ("group", "limit", "order", "having")
+        ):
+            return None
+        if len(left.expressions) != 1 or len(right.expressions) != 1:
+            return None
+        ls, rs = Scope(self.m, left), Scope(self.m, right)
+        lp, rp = left.expressions[0], right.expressions[0]
+        lc, rc = ls.column(lp.this if isinstance(lp, exp.Alias) else lp), rs.column(rp)
+        if lc is None or rc is None or lc.table is rc.table or ls.main is rs.main:
+            return None
+        parent = referenced(self.m, lc)
+        if parent is not None and parent is referenced(self.m, rc) and len(parent.primary_key) == 1:
+            # both sides are rows referencing a third table: "students with a sports info and a game"
+            key = exp.column(parent.pk_columns[0].name, table=parent.name)
+            out = exp.select(key).from_(exp.to_table(parent.name))
+            both = exp.In(this=key.copy(), query=exp.Subquery(this=left.copy()))
+            second: exp.Expression = exp.In(this=key.copy(), query=exp.Subquery(this=right.copy()))
+            if isinstance(tree, exp.Except):
+                second = exp.Not(this=second)
+            return out.where(both, copy=False).where(second, copy=False)
+        if referenced(self.m, rc) is not lc.table and not (rc.name.lower() == lc.name.lower() and lc.in_pk):
+            return None
+        lcol = lp.this if isinstance(lp, exp.Alias) else lp
+        cond: exp.Expression = exp.In(this=lcol.copy(), query=exp.Subquery(this=right.copy()))
+        if isinstance(tree, exp.Except):
+            cond = exp.Not(this=cond)
+        out = left.copy()
+        return out.where(cond, copy=False)
+
     def describe_set(self, tree: exp.Expression) -> str:
         """UNION / INTERSECT / EXCEPT as a person says them: what both sides share said once, then
         "both A and B", "A or B", "A but not B" ("Title of courses with department name both
@@ -169,6 +215,9 @@ class Describer(Conditions, Select):
             related = self.except_related(tree.left, tree.right)
             if related:
                 return f"{self.describe_set(tree.left)} {related}"
+        as_filter = self.set_as_filter(tree)
+        if as_filter is not None:
+            return self.describe_select(as_filter)
         saved, self._in_set = self._in_set, True
         try:
             left = self.describe_set(tree.left).split()

@@ -12,6 +12,7 @@ from sqlglot import exp
 from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
 from ctxtool.draft.describe.words import _article, _expr_label, _join_conditions
 from ctxtool.draft.model import Column, Model, Table
+from ctxtool.draft.phrasing import plural_words
 from ctxtool.runtime.text import lemma
 
 
@@ -57,21 +58,44 @@ def _ends_of(model: Model, col: Column) -> set[str]:
     return {col.table.name.lower()} | ({ref.name.lower()} if ref is not None else set())
 
 
+# words of a label that say when something happened: a column of such years is a point in time
+TIME_WORDS = frozenset(
+    "season launch launched founded established opened built joined released started ended left "
+    "elected retired born debut".split()
+)
+
+
 def yearly(col: Column, label: str) -> bool:
     """A number that is a year (``year``, ``open_year``, a ``season`` of four-digit years): compared
     with "after" / "before", as people say it."""
+    words = label.lower().split()
+    prof = col.profile or {}
+    if col.category == "text":  # '1958' of a "left office" column: years written as text
+        values = [v for v in (prof.get("min"), prof.get("max")) if v is not None]
+        return bool(values and TIME_WORDS & set(words)) and all(
+            isinstance(v, str) and re.fullmatch(r"1\d{3}|2[01]\d{2}", v.strip()) for v in values
+        )
     if col.category != "number":
         return False
-    if col.is_year or "year" in label.lower().split():
+    if col.is_year or "year" in words:
         return True
-    prof = col.profile or {}
     lo, hi = prof.get("min"), prof.get("max")
     return (
-        label.lower().split()[-1:] == ["season"]
+        bool(TIME_WORDS & set(words))
         and isinstance(lo, (int, float))
         and isinstance(hi, (int, float))
+        and float(lo).is_integer()
+        and float(hi).is_integer()
         and 1000 <= lo <= hi <= 2200
     )
+
+
+def temporal(col: Column | None, label: str) -> bool:
+    """A point in time: a date column, a date held as text, a year, or a column its label calls a
+    date or a time ("release date" held as '12-Feb-2000'): ordered as latest / earliest."""
+    if col is None:
+        return False
+    return dated(col) or yearly(col, label) or label.lower().split()[-1:] in (["date"], ["time"])
 
 
 def is_age(label: str) -> bool:
@@ -96,6 +120,15 @@ def spoken_label(model: Model, col: Column) -> str:
     only when the rest is one English word, so codes and other run-together names stay as they are."""
     label = col.label
     low = label.lower()
+    key = _shortened_key(model, col)
+    if key is not None:
+        return key
+    if low == col.name.lower() and low.isalpha() and len(low) >= 8:
+        import wordninja
+
+        parts = wordninja.split(low)  # "onscholarship" -> "on scholarship", "maxoccupancy" -> ...
+        if 2 <= len(parts) <= 3 and all(len(p) > 1 for p in parts):
+            return " ".join(parts)
     if low != col.name.lower() or not low.isalpha() or len(low) < 5:
         return label
 
@@ -112,6 +145,68 @@ def spoken_label(model: Model, col: Column) -> str:
     if wordninja.split(low) != [low[0], rest]:  # "price" is a word, "gtype" is g + type
         return label
     return rest if own else f"{ref.names.singular} {rest}"  # cname of a tryout: "college name"
+
+
+_SHORT_ID = re.compile(r"([a-z]{1,4}) ?id", re.I)
+
+
+_YES_NO = ({"y", "n"}, {"yes", "no"}, {"t", "f"}, {"true", "false"})
+
+
+def yes_or_no(col: Column, value: exp.Expression) -> bool | None:
+    """A text column holding only yes / no (``'Y'``/``'N'``) compared with one of them: True for
+    yes, False for no; None for any other column or value."""
+    if col.category != "text" or not isinstance(value, exp.Literal) or not value.is_string:
+        return None
+    values = {str(v).strip().lower() for v in col.common_values if v is not None}
+    if not any(values == pair for pair in _YES_NO) and not any(
+        len(values) == 1 and values <= pair for pair in _YES_NO
+    ):
+        return None
+    said = value.this.strip().lower()
+    return said in ("y", "yes", "t", "true") if said in set().union(*_YES_NO) else None
+
+
+def _shortened_key(model: Model, col: Column) -> str | None:
+    """A key named by a short form of its table and "id" (``stuid`` of students, ``f_id`` of files,
+    ``mid`` of a rating referencing movies): "id" of its own table, "movie id" of the one it
+    references, as people say it; None for any other column."""
+    m = _SHORT_ID.fullmatch(col.label.strip())
+    if m is None:
+        return None
+    short = m.group(1).lower()
+    ref = referenced(model, col)
+    for table, said in ((ref, f"{ref.names.singular} id" if ref else ""), (col.table, "id")):
+        if table is None:
+            continue
+        name = re.sub(r"[^a-z]", "", table.name.lower())
+        words = [w.lower() for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", table.name) if w]
+        if short != table.names.singular.lower() and (
+            name.startswith(short) or short == "".join(w[0] for w in words)
+        ):
+            if table is col.table and not (col.in_pk or key_strength(col)):
+                continue  # a short id of its own table that is not its key is not this table's id
+            return said
+    return None
+
+
+def _unqualified(node: exp.Expression) -> str:
+    def bare(n: exp.Expression) -> exp.Expression:
+        return exp.column(n.name) if isinstance(n, exp.Column) else n
+
+    return node.transform(bare).sql().lower()
+
+
+def _same_rows(outer: exp.Select, inner: exp.Expression) -> bool:
+    """The subquery's conditions are the outer query's own (``gender = 'male' AND age = (SELECT
+    MIN(age) ... WHERE gender = 'male')``): "the youngest male", the extreme among the rows asked."""
+    from ctxtool.draft.describe.words import _conjuncts
+
+    where, owhere = inner.args.get("where"), outer.args.get("where")
+    if not isinstance(inner, exp.Select) or where is None or owhere is None:
+        return False
+    mine = {_unqualified(c) for c in _conjuncts(owhere.this)}
+    return all(_unqualified(c) in mine for c in _conjuncts(where.this))
 
 
 def merged_label(table: Table, col: Column, label: str | None = None) -> str:
@@ -182,19 +277,36 @@ class Conditions:
         agg = inner.expressions[0] if isinstance(inner, exp.Select) and inner.expressions else None
         agg = agg.this if isinstance(agg, exp.Alias) else agg
         _, head, conds = self.subquery_words(sub)
-        if cls is exp.EQ and isinstance(agg, (exp.Max, exp.Min)) and not conds:
+        if (
+            cls is exp.EQ
+            and isinstance(agg, (exp.Max, exp.Min))
+            and (not conds or _same_rows(scope.select, inner))
+        ):
+            if is_age(label):  # "the oldest", as ages are compared
+                return table, f"who are the {'oldest' if isinstance(agg, exp.Max) else 'youngest'}"
+            if temporal(col, label):  # "with the latest year"
+                return table, f"with the {'latest' if isinstance(agg, exp.Max) else 'earliest'} {label}"
             return table, f"with the {'highest' if isinstance(agg, exp.Max) else 'lowest'} {label}"
         word = {exp.GT: "above", exp.GTE: "at least", exp.LT: "below", exp.LTE: "at most"}.get(
             cls, "equal to"
         )
-        if dated(col) or (col is not None and yearly(col, label)):  # "with order date after the earliest ..."
+        if temporal(col, label):  # "with order date after the earliest ..."
             word = {
                 "above": "after",
                 "below": "before",
                 "at least": "on or after",
                 "at most": "on or before",
             }.get(word, word)
-        return table, f"with {label} {word} the {head}" + (f" {conds}" if conds else "")
+        beyond = (cls in (exp.GT, exp.GTE) and isinstance(agg, exp.Max)) or (
+            cls in (exp.LT, exp.LTE) and isinstance(agg, exp.Min)
+        )
+        first, _, rest = head.partition(" ")
+        if beyond and first in ("highest", "lowest") and " of " in rest:
+            # above the highest: "with salary above the salary of all employees with ...", as asked
+            what, _, owner = rest.partition(" of ")
+            head = f"{what} of all {owner}"
+        the = "" if head.startswith("the ") else "the "
+        return table, f"with {label} {word} {the}{head}" + (f" {conds}" if conds else "")
 
     # -- pieces -------------------------------------------------------------------------------
 
@@ -202,7 +314,12 @@ class Conditions:
         if col is None:
             return _expr_label(node) if node is not None else "value"
         spoken = spoken_label(self.m, col)
-        if scope.main is not None and col.table is not scope.main and not self._plain:
+        if (
+            scope.main is not None
+            and col.table is not scope.main
+            and not self._plain
+            and col.table not in scope.same_rows
+        ):
             return merged_label(col.table, col, spoken)
         return spoken
 
@@ -224,7 +341,12 @@ class Conditions:
                     return f"Number of {parent.names.plural} with {_article(one)} {one}"
                 label = self.label(scope, col, cols[0] if cols else None)
                 owner = f" of {col.table.names.plural}" if col is not None else ""
-                return f"Number of distinct {label}{owner}"
+                if col is not None and label.lower() in (
+                    col.table.names.plural.lower(),
+                    col.table.names.singular.lower(),
+                ):
+                    owner = ""  # "the number of different instruments", not "... of instruments"
+                return f"Number of distinct {plural_words(label)}{owner}"
             if arg is None or isinstance(arg, exp.Star):
                 counted = scope.bottom() if scope.select.args.get("group") is not None else None
                 counted = counted or main  # (a GROUP BY of a join counts the rows of its bottom table)
@@ -265,7 +387,7 @@ class Conditions:
             if isinstance(inner, cls):
                 col = scope.column(inner.this)
                 label = self.label(scope, col, inner.this)
-                if dated(col):
+                if temporal(col, label):  # "the latest year"
                     word = {"Highest": "Latest", "Lowest": "Earliest"}.get(word, word)
                 if word == "Average" and label.lower().startswith("average "):
                     word = "Overall"
@@ -308,6 +430,10 @@ class Conditions:
         if isinstance(node, exp.Or):
             lt, lw = self.condition(scope, node.left)
             _, rw = self.condition(scope, node.right)
+            head = re.match(r"with [^']+? (?=')", lw)
+            if head and re.fullmatch(re.escape(head.group(0)) + r"'(?:[^']|'')*'", rw):
+                # "with country 'China' or 'Japan'": one column, two values, said once
+                return lt, f"{lw} or {rw[len(head.group(0)) :]}"
             return lt, f"{lw} or {rw}"
         if isinstance(node, exp.Not):
             inner = node.this
@@ -352,11 +478,31 @@ class Conditions:
                     if col is not None and (end := other_end(self.m, sub_main, _ends_of(self.m, col))):
                         sub_main = end  # IN (SELECT stuid FROM has_allergy ...): "with an allergy type"
                     one = sub_main.names.singular
+                    for said in (f"in the {one} ", f"of the {one} "):  # "with a game with name 'X'"
+                        if conds.startswith(said):
+                            conds = conds[len(said) :]
                     return (col.table if col else None), f"with {_article(one)} {one}" + (
                         f" {conds}" if conds else ""
                     )
                 sub = node.args["query"]
                 sub = sub.this if isinstance(sub, exp.Subquery) else sub
+                if (
+                    isinstance(sub, exp.SetOperation)
+                    and isinstance(sub.left, exp.Select)
+                    and isinstance(sub.right, exp.Select)
+                ):  # IN (SELECT ... INTERSECT SELECT ...): "with a sports info ... and a sports info ..."
+                    first = exp.In(this=node.this.copy(), query=exp.Subquery(this=sub.left.copy()))
+                    second: exp.Expression = exp.In(
+                        this=node.this.copy(), query=exp.Subquery(this=sub.right.copy())
+                    )
+                    if isinstance(sub, exp.Except):
+                        second = exp.Not(this=second)
+                    t, lw = self.condition(scope, first)
+                    _, rw = self.condition(scope, second)
+                    if "found by a subquery" not in lw + rw:
+                        joint = " or " if isinstance(sub, exp.Union) else " and "
+                        rw = rw[5:] if rw.startswith("with ") and lw.startswith("with ") else rw
+                        return t, lw + joint + rw
                 if isinstance(sub, exp.SetOperation):  # IN (SELECT ... INTERSECT SELECT ...)
                     with self._as_part():
                         among = self.describe_set(sub)
@@ -423,6 +569,12 @@ class Conditions:
                             if _value_text(right) in ("true", "1")
                             else f"that are not {label}"
                         )
+                    said = yes_or_no(col, right)  # (both wordings: a value one of them kept would be a slot)
+                    if said is not None and cls in (exp.EQ, exp.NEQ):
+                        # onscholarship = 'Y': "that are on scholarship"
+                        return col.table, f"that are {label}" if said == (
+                            cls is exp.EQ
+                        ) else f"that are not {label}"
                     if dated(col) and cls is not exp.EQ:
                         when = _when(word, "on")
                         return col.table, f"with {label} {when}{_value_text(right, col)}"

@@ -61,6 +61,9 @@ class Scope:
         self.aliases: dict[str, Table] = {}
         self.order: list[Table] = []
         self.subject: Table | None = None  # the table whose rows are counted or measured, when not FROM's
+        self.same_rows: set[Table] = (
+            set()
+        )  # joined tables with one row per main row: their columns are its own
         for t in select.find_all(exp.Table):
             if t.find_ancestor(exp.Select) is not select:
                 continue

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlglot import exp
 
 from ctxtool.dialects import positional_style
-from ctxtool.draft.describe.conditions import counts_things, other_end
-from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, dated, key_strength
+from ctxtool.draft.describe.conditions import counts_things, other_end, temporal
+from ctxtool.draft.describe.rows import listed_table, measured, one_to_one, role_of, scope_tables
+from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_column, key_strength
 from ctxtool.draft.describe.words import (
     _and_list,
     _article,
@@ -17,11 +19,13 @@ from ctxtool.draft.describe.words import (
     _in_order,
     _join_conditions,
     _most,
+    _most_common,
     _shared_owner,
     _year_label,
 )
 from ctxtool.draft.model import Table
 from ctxtool.draft.phrasing import plural_words, verb
+from ctxtool.runtime.text import lemma
 
 # "the member with the highest age" is "the oldest member" (said of the rows' own age)
 AGE_SUPERLATIVE = {"highest age": "oldest", "lowest age": "youngest"}
@@ -33,67 +37,6 @@ HOW_MANY = {
     exp.LTE: "at most",
     exp.EQ: "exactly",
 }
-
-
-def measured(scope: Scope, sel: exp.Select) -> Table | None:
-    """The table whose rows a SELECT of aggregates only (no GROUP BY) counts or measures, when the
-    FROM table is not it: ``SELECT COUNT(*) FROM genre JOIN track ...`` counts tracks,
-    ``SELECT AVG(track.price) FROM genre JOIN track ...`` averages tracks' prices."""
-    if sel.args.get("group") is not None or len(scope.order) < 2:
-        return None
-    tables = set()
-    for p in sel.expressions:
-        inner = p.this if isinstance(p, exp.Alias) else p
-        if not isinstance(inner, exp.AggFunc):
-            return None
-        arg = inner.this
-        if isinstance(arg, exp.Distinct):
-            arg = arg.expressions[0] if arg.expressions else None
-        if arg is None or isinstance(arg, exp.Star):
-            bottom = scope.bottom()
-            if bottom is None:
-                return None
-            parents = [j.parent for j in scope.joins if j.child is bottom]
-            if len(set(parents)) >= 2 and scope.main in parents:
-                return None  # "students (FROM) in the dorm ...": the FROM table names what is counted
-            tables.add(bottom.name)
-            found = bottom
-        else:
-            col = scope.column(arg)
-            if col is None:
-                return None
-            tables.add(col.table.name)
-            found = col.table
-    return found if len(tables) == 1 else None
-
-
-def listed_table(scope: Scope, sel: exp.Select) -> Table | None:
-    """The table whose rows a plain list over a join shows, when the FROM table is not it: ``SELECT
-    d.name FROM breed JOIN dog ... WHERE breed.name = 'Collie'`` lists dogs ("the names of dogs
-    of the breed with name 'Collie'", as a person names the thing asked for first)."""
-    if sel.args.get("group") is not None or not 2 <= len(scope.order) <= 3 or scope.main is None:
-        return None  # (a longer path reads better from the table it starts at)
-    tables = set()
-    for p in sel.expressions:
-        inner = p.this if isinstance(p, exp.Alias) else p
-        col = scope.column(inner)
-        if col is None:
-            return None
-        tables.add(col.table.name)
-        found = col.table
-        if col.label.lower() in (found.names.singular.lower(), found.names.plural.lower()):
-            return None  # "the party of parties": the column is said by its table's name
-    if len(tables) != 1 or found is scope.main:
-        return None
-    if key_strength(found.columns[0]) and all(
-        scope.column(p.this if isinstance(p, exp.Alias) else p) in found.pk_columns for p in sel.expressions
-    ):
-        return None  # only the keys of another table: the ids of the FROM table's rows
-    return found
-
-
-def scope_tables(sel: exp.Select) -> set[str]:
-    return {t.name.lower() for t in sel.find_all(exp.Table) if t.find_ancestor(exp.Select) is sel}
 
 
 def _count_at_least(sel: exp.Select) -> tuple[str, str] | None:
@@ -124,6 +67,58 @@ def _picks_rows(scope: Scope, node: exp.Expression) -> bool:
     return col is not None and not col.repeats
 
 
+def _top_groups(
+    n: str | None, group_labels: list[str], order_words: str, aggs: list[str]
+) -> tuple[str, str] | None:
+    """(question, phrase) of the top groups by a measure of theirs (``GROUP BY g ORDER BY SUM(x)
+    DESC LIMIT 1``): "Which customer has the highest total amount paid, and what is it?", "The
+    customer with the highest total amount paid and its total amount paid"; None for other queries."""
+    if (
+        not n
+        or not group_labels
+        or not order_words.startswith(("highest ", "lowest ", "latest ", "earliest "))
+    ):
+        return None
+    most = _most(order_words)
+    group = " and ".join(group_labels)
+    said = [("number of " + a[len("Count of ") :]) if a.startswith("Count of ") else a for a in aggs]
+    said = [a[:1].lower() + a[1:] for a in said]
+    if n == "1":
+        question = f"Which {group} has the {most}"
+        phrase = f"The {group} with the {most}"
+    else:
+        question = f"Which {n} {plural_words(group)} have the {most}"
+        phrase = f"The {n} {plural_words(group)} with the {most}"
+    if said:
+        question += f", and what {'is' if len(said) == 1 else 'are'} {'its' if n == '1' else 'their'} {_and_list(said)}"
+        phrase += f" and {'its' if n == '1' else 'their'} {_and_list(said)}"
+    return question, phrase
+
+
+def _singular(label: str) -> str:
+    """A plural label for one group: "formats" -> "format" (labels that are no plurals stay)."""
+    head, _, last = label.rpartition(" ")
+    if (
+        not last.isalpha()
+        or not last.islower()
+        or not last.endswith("s")
+        or last.endswith(("ss", "us", "is"))
+    ):
+        return label
+    base, _ = lemma(last)
+    return f"{head} {base}".strip() if base != last and base else label
+
+
+def _one(value: str, things: str) -> str:
+    """ "1", "movies" -> "movie": a count of one said in the singular ("exactly 1 movie")."""
+    if value != "1":
+        return things
+    head, sep, rest = things.partition(" ")  # "authors with a paper": the noun comes first
+    if rest.startswith(("with ", "of ", "in ", "for ")):
+        return f"{_singular(head)} {rest}"
+    return _singular(things)
+
+
 def _acronyms(one: str, many: str) -> str:
     """The plural of a label ending in an acronym: "account IDs" (not "account Ids")."""
     last = one.rsplit(" ", 1)[-1]
@@ -136,6 +131,24 @@ class Select:
     def describe_select(self, sel: exp.Select) -> str:
         scope = Scope(self.m, sel)
         scope.subject = measured(scope, sel) or listed_table(scope, sel)
+        main = scope.main
+        if main is not None and len(scope.order) == 2:
+            other = next(t for t in scope.order if t is not main)
+            if one_to_one(self.m, scope, main, other):
+                scope.same_rows = {other}  # a person's columns are the gymnast's own: no "person age"
+        role = role_of(self.m, scope)
+        if role is None or main is None:
+            return self._describe_select(sel, scope, None)
+        # the rows are the role's ("names of gymnasts", not "names of people with a gymnast"): the
+        # main table is named by its role while the query is said
+        saved, main.names = main.names, role.names
+        scope.same_rows.add(role)
+        try:
+            return self._describe_select(sel, scope, role)
+        finally:
+            main.names = saved
+
+    def _describe_select(self, sel: exp.Select, scope: Scope, role: Table | None) -> str:
         main = scope.main
         subject = main.names.plural if main else "rows"
         projections = sel.expressions
@@ -163,6 +176,8 @@ class Select:
                 plain_cols[len(plain) - 1] = col
         group = sel.args.get("group")
         group_labels: list[str] = []
+        entity_groups = False  # grouped by rows of a table ("for each dorm"), not by a value
+        grouped = [scope.column(g) for g in group.expressions] if group is not None else []
         if group is not None:
             for g in group.expressions:
                 yc = _year_column(scope, g)
@@ -187,15 +202,23 @@ class Select:
                     and (key_strength(col) == 2 or col is col.table.name_column)
                 ):
                     group_labels.append(col.table.names.singular)
+                    entity_groups = True
                     for k, c in plain_cols.items():  # "the artist with the most albums"
                         if c is col:
                             plain[k] = many[k] = col.table.names.singular
                 elif col is not None and key_strength(col) == 2:
                     group_labels.append(col.table.names.singular)  # GROUP BY dorm.id: "for each dorm"
+                    entity_groups = True
                 else:
                     label = self.label(scope, col, g)
+                    if col is not None and col.category == "text":
+                        label = _singular(label)  # "for each format" of a column named formats
                     if label not in group_labels:
                         group_labels.append(label)
+        # the columns returned besides the groups ("the claim with the most settlements and its date")
+        self._top_extra = [
+            p for k, p in enumerate(plain) if p not in group_labels and plain_cols.get(k) not in grouped
+        ]
         limit = sel.args.get("limit")
         n = None
         if limit is not None:
@@ -226,7 +249,8 @@ class Select:
             if col is not None:
                 order_tables.add(col.table)
             if col is not None and not order_words:
-                extreme = ("latest " if desc else "earliest ") if dated(col) else ""
+                when = temporal(col, col.label)  # "the latest launch year", not "highest"
+                extreme = ("latest " if desc else "earliest ") if when else ""
                 extreme = extreme or ("highest " if desc else "lowest ")
                 order_words = extreme + self.label(scope, col, o.this)
 
@@ -245,12 +269,24 @@ class Select:
             if len(aggs) > 1 and len(owners) == 1 and all(" of " in a for a in aggs):
                 owner = owners.pop()
                 bare = [a.rsplit(" of ", 1)[0] for a in aggs]
-                head = " and ".join([bare[0], *[b[0].lower() + b[1:] for b in bare[1:]]]) + f" of {owner}"
+                measures = {b.split(" ", 1)[-1] for b in bare}
+                if len(measures) == 1 and all(" " in b for b in bare):
+                    # "Lowest, highest and average price of products": the measure said once
+                    words = [b.split(" ", 1)[0] for b in bare]
+                    head = (
+                        _and_list([words[0], *(w.lower() for w in words[1:])])
+                        + f" {measures.pop()} of {owner}"
+                    )
+                else:
+                    head = " and ".join([bare[0], *[b[0].lower() + b[1:] for b in bare[1:]]]) + f" of {owner}"
             else:
                 head = " and ".join([aggs[0], *[a[0].lower() + a[1:] for a in aggs[1:]]])
             if group_labels:
                 head += " for each " + " and ".join(group_labels)
-            if n and order_words:
+            top = _top_groups(n, group_labels, order_words, self._top_extra + aggs) if not late_top else None
+            if top is not None:
+                head = top[1]
+            elif n and order_words:
                 if late_top:
                     tail = f", top {n} by {order_words}"
                 else:
@@ -263,8 +299,13 @@ class Select:
                 for p in plain
                 if p not in order_words or p in group_labels or (not group_labels and n == "1")
             ]
-            if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
-                head = f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
+            counted_order = order_words.startswith(("highest count of ", "lowest count of "))
+            common = _most_common(most) if counted_order and not entity_groups and not self._nested else None
+            if n == "1" and group_labels and shown and all(p in group_labels for p in shown) and common:
+                head = f"The {common[0]} {_and_list(shown)} of {common[1]}"  # "the most common type of"
+            elif group_labels and shown and all(p in group_labels for p in shown):
+                top = _top_groups(n, shown, order_words, [])
+                head = top[1] if top else f"The {_and_list(shown)} with the {most}"  # GROUP BY g ... LIMIT 1
             elif n == "1":
                 head = (_and_list(shown) + f" of the {one}" if shown else f"The {one}") + f" with the {most}"
             else:
@@ -273,7 +314,7 @@ class Select:
             head = head[0].upper() + head[1:]
         else:
             if sel.args.get("distinct") is not None:
-                head = "Distinct " + " and ".join(plain) + f" of {subject}"
+                head = "Distinct " + " and ".join(many) + f" of {subject}"
             else:
                 # "List the names and ages of members", as a list is asked for (a part of a
                 # sentence keeps its labels: "the name of the member with ...")
@@ -281,11 +322,18 @@ class Select:
                     [_acronyms(p, m) for p, m in zip(plain, many, strict=True)] if not self._nested else plain
                 )
                 if not self._nested and not self._question:
+                    # "all information about", the other way a whole row is asked for
+                    said = ["all information" if p == "all details" else p for p in said]
+                    if main is not None and not any(c.label == "name" for c in main.columns):
+                        # a title names its row: "the names of movies", as people call it
+                        said = ["names" if p == "titles" else "name" if p == "title" else p for p in said]
                     for k, c in plain_cols.items():  # "the number of followers", as a count is asked
                         if c is not None and c.category == "number" and counts_things(plain[k]):
                             said[k] = "number of " + plain[k]
                 listed = _and_list(said) if said else "details"
                 head = (listed[0].upper() + listed[1:]) + f" of {subject}"
+                if _count_at_least(sel) and group_labels and plain and all(p in group_labels for p in plain):
+                    head = listed[0].upper() + listed[1:]  # "Colleges with at least 2 players"
             if n and order_words:
                 tail = f", top {n} by {order_words}"
             elif order_words and not n:
@@ -317,7 +365,8 @@ class Select:
                 finally:
                     self._plain = False
                 if words:
-                    key = table if table is not None else main
+                    key = table if table is not None and table is not role else main
+                    key = main if key in scope.same_rows else key  # a person's height is the gymnast's
                     conds.setdefault(key, []).append(words)
                     first.setdefault(key, i)
                     picks[key] = picks.get(key, True) and _picks_rows(scope, c)
@@ -342,13 +391,19 @@ class Select:
                         _, sub_head, sub_conds = self.subquery_words(h.expression)
                         value = "the " + sub_head + (f" {sub_conds}" if sub_conds else "")
                     having_words = f" having {agg[0].lower() + agg[1:]} {op} {value}"
+                    if agg.startswith("Count of ") and _is_value(h.expression):
+                        # "with at least 2 albums", as people ask it (no "having count of albums ...")
+                        having_words = (
+                            f" with {HOW_MANY[type(h)]} {value} {_one(value, agg[len('Count of ') :])}"
+                        )
+                    elif main is not None and agg.endswith(f" of {main.names.plural}"):
+                        bare = agg[: -len(f" of {main.names.plural}")]
+                        having_words = f" with {bare[0].lower() + bare[1:]} {op} {value}"
                     if self._having_said:
                         having_words = ""
                     elif self._question and agg.startswith("Count of "):
                         op = HOW_MANY[type(h)]
-                        having_words = (
-                            f" that have {op} {_value_text(h.expression)} {agg[len('Count of ') :]}"
-                        )
+                        having_words = f" that have {op} {_value_text(h.expression)} {_one(_value_text(h.expression), agg[len('Count of ') :])}"
 
         parts: list[tuple[int, str]] = []  # (position of its first value in WHERE, words)
         main_words = _join_conditions(conds[main]) if conds.get(main) else ""
@@ -368,13 +423,15 @@ class Select:
                 continue  # its columns are asked for: that it is there goes without saying
             if not words and table in order_tables and order_words:
                 continue  # "the user with the highest review rating": joined to be ordered by
+            if table is role and not words:
+                continue  # the rows are named by it
             if not words and self._link_ends_in(scope, table):
                 continue  # said by the table at its other end ("students in the dorm ...")
             if across and not groups_on_it:
                 if not words:
                     phrase = f"with {_article(table.names.singular)} {table.names.singular}"
                 elif picks.get(table):
-                    phrase = f"of the {table.names.singular} " + _join_conditions(words)
+                    phrase = f"of the {table.names.singular} " + self._named(table, words)
                 else:
                     phrase = f"for {table.names.plural} " + _join_conditions(words)
                 parts.append((first.get(table, -1), phrase))
@@ -388,11 +445,13 @@ class Select:
                     (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
                 )
             elif words and main is not None and picks.get(table) and self._reaches(scope, main, table):
-                parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
+                parts.append((first[table], f"in the {table.names.singular} " + self._named(table, words)))
             elif words:
                 named = table.name_column
                 if named is not None and any(named.label in w for w in words):
-                    parts.append((first[table], f"in the {table.names.singular} " + _join_conditions(words)))
+                    parts.append(
+                        (first[table], f"in the {table.names.singular} " + self._named(table, words))
+                    )
                 else:
                     parts.append((first[table], f"for {table.names.plural} " + _join_conditions(words)))
         for table, words in conds.items():
@@ -400,6 +459,23 @@ class Select:
                 parts.append((first[table], _join_conditions(words)))
         if positional:
             parts.sort(key=lambda p: p[0])
+        if self._question and head.startswith("How many ") and not head.endswith(" are there") and parts:
+            k = min(range(len(parts)), key=lambda i: parts[i][0]) if positional else 0
+            words = parts[k][1]
+            if " for each " in tail:
+                pass
+            elif words.startswith("with "):
+                # "How many ratings have stars above 3", as a count of rows with something is asked
+                said = (
+                    words[len("with ") :]
+                    .replace(" and with ", " and have ")
+                    .replace(" or with ", " or have ")
+                )
+                parts[k] = (parts[k][0], "have " + said)
+            elif words.startswith("that are "):  # "How many pupils are on scholarship"
+                parts[k] = (parts[k][0], words[len("that ") :])
+            elif words.startswith(("older ", "younger ", "in the ", "of the ")):
+                parts[k] = (parts[k][0], "are " + words.replace(" and with ", " and have "))
         text = head
         for k, (_, words) in enumerate(parts):
             if words:
@@ -409,6 +485,18 @@ class Select:
         if self._question and " for each " in tail:  # the groups' condition after the groups
             return text + tail + having_words
         return text + having_words + tail
+
+    def _named(self, table: Table, words: list[str]) -> str:
+        """The conditions that pick a row of ``table``; in the phrase, its name alone ("in the team
+        'Columbus Crew'", as people name it), the question keeping "with name ..."."""
+        if self._question or len(words) != 1:
+            return _join_conditions(words)
+        named = table.name_column
+        labels = {named.label} if named is not None else {"name", "title"}
+        m = re.fullmatch(r"with ([\w ]+?) ('(?:[^']|'')*')", words[0])
+        if m and m.group(1) in labels:
+            return m.group(2)
+        return _join_conditions(words)
 
     def _bridges(self, scope: Scope) -> dict[str, set[str]]:
         """The query's tables that reference two others of the query (a link table such as
@@ -451,6 +539,22 @@ class Select:
         subject = main.names.plural if main else "rows"
         one = main.names.singular if main else "row"
         each = " for each " + " and ".join(group_labels) if group_labels else ""
+        having = _count_at_least(sel)
+        if (
+            having is not None
+            and aggs
+            and not n
+            and all(a.startswith("Count of ") for a in aggs)
+            and plain
+            and all(p in group_labels for p in plain)
+        ):
+            op, value = having  # the groups and their counts: "Which X have at least 2 Y, and how many"
+            self._having_said = True
+            what = counted or subject
+            return (
+                f"Which {_and_list(many)} have {op} {value} {_one(value, what)}, and how many {what} do they have",
+                tail,
+            )
         if aggs:
             counts = [a for a in aggs if a.startswith(("Count of ", "Number of "))]
             if len(aggs) == 1 and counts:
@@ -475,6 +579,9 @@ class Select:
                 listed = _and_list([a[0].lower() + a[1:] for a in _shared_owner(said)])
                 head = f"What {'are' if len(aggs) > 1 else 'is'} the {listed}"
                 tail = each + tail  # "for each city" after the conditions: they are not the groups'
+            top = _top_groups(n, group_labels, order_words, self._top_extra + aggs) if not late_top else None
+            if top is not None:
+                return top[0], ""
             if n and order_words and not late_top:
                 head += f", top {n} by {order_words}"
                 tail = ""
@@ -483,7 +590,7 @@ class Select:
         if having is not None and group_labels and plain and all(p in group_labels for p in plain):
             op, value = having  # GROUP BY g HAVING COUNT(*) >= 2: "Which locations have at least 2 cinemas"
             self._having_said = True
-            return f"Which {_and_list(many)} have {op} {value} {counted or subject}", tail
+            return f"Which {_and_list(many)} have {op} {value} {_one(value, counted or subject)}", tail
         if n and order_words and not late_top:
             most = _most(order_words)
             shown = [
@@ -501,8 +608,9 @@ class Select:
                 if not shown:
                     return f"Which {n} {subject} are the {adjective}", ""
                 return f"What are the {_and_list(shown_many)} of the {n} {adjective} {subject}", ""
-            if n == "1" and group_labels and shown and all(p in group_labels for p in shown):
-                return f"Which {_and_list(shown)} has the {most}", ""
+            if group_labels and shown and all(p in group_labels for p in shown):
+                top = _top_groups(n, shown, order_words, [])
+                return (top[0] if top else f"Which {_and_list(shown)} has the {most}"), ""
             if n == "1":
                 if not shown:
                     return f"Which {one} has the {most}", ""
@@ -521,7 +629,9 @@ class Select:
             return f"What are all the details of {every}{subject}", tail
         listed = _and_list(many) if many else "details"
         if sel.args.get("distinct") is not None:
-            return f"What are the different {listed} of {subject}", tail
+            # the question asks for the values as people do, "different" or not (the phrase says
+            # "distinct" for those who do)
+            return f"What are the {listed} of {subject}", tail
         return f"What are the {listed} of {every}{subject}", tail
 
     def _reaches(self, scope: Scope, parent: Table, target: Table, depth: int = 0) -> bool:

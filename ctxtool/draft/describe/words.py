@@ -29,6 +29,15 @@ def _most(order_words: str) -> str:
     return order_words
 
 
+def _most_common(most: str) -> tuple[str, str] | None:
+    """ "most albums" -> ("most common", "albums"): the group asked for by how often it comes up
+    ("the most common type of albums"), as people ask for it; None for an order by anything else."""
+    for word, say in (("most ", "most common"), ("fewest ", "least common")):
+        if most.startswith(word):
+            return say, most[len(word) :]
+    return None
+
+
 def _in_order(order_words: str, asked: bool = False) -> str:
     """ "highest price" -> "in descending order of price"; "lowest name" -> "ordered by name" (as a
     question, ``asked``: "in ascending order of name")."""
