@@ -167,3 +167,13 @@ def test_plain_english_names():
     assert when("1960") == "in 1960" and when("2024-03") == "in March 2024"
     assert when("2024-03-05") == "on March 5, 2024"
     assert year_span("1960-01-01 00:00:00", "1961-01-01 00:00:00") == "in 1960"
+
+
+def test_plural_labels_of_words_ending_in_s_and_of_questions():
+    from ctxtool.draft.phrasing import plural_words
+
+    assert plural_words("email address") == "email addresses"  # "-ss" is one thing
+    assert plural_words("class") == "classes"
+    assert plural_words("units in stock") == "units in stock"
+    assert plural_words("status") == "status"
+    assert plural_words("how to get there") == "how to get there"  # a question as a label

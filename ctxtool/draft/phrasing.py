@@ -32,7 +32,10 @@ def plural_words(label: str) -> str:
     if len(word) > 1 and word.isupper() and word.isalpha():
         return label + "s"  # "employee IDs", not "employee Ids"
     last = word.lower()
-    if last in ("by", "of", "in", "at", "on", "to") or re.fullmatch(r"[a-z]+ed", last) or last.endswith("s"):
+    if re.match(r"(?:how|what|where|when|why|which|who)\b", label.lower()):
+        return label  # a question as a label ("how to get there")
+    said = last.endswith("s") and not last.endswith("ss")  # "address", "class" are one
+    if last in ("by", "of", "in", "at", "on", "to") or re.fullmatch(r"[a-z]+ed", last) or said:
         return label
     if not last.isalpha():
         return label
