@@ -177,3 +177,16 @@ def test_plural_labels_of_words_ending_in_s_and_of_questions():
     assert plural_words("units in stock") == "units in stock"
     assert plural_words("status") == "status"
     assert plural_words("how to get there") == "how to get there"  # a question as a label
+
+
+def test_a_price_per_unit_is_averaged_never_summed():
+    from types import SimpleNamespace
+
+    from ctxtool.draft.templates import is_additive
+
+    def col(name: str, label: str) -> SimpleNamespace:
+        return SimpleNamespace(name=name, label=label)
+
+    assert is_additive(col("amount", "amount")) and is_additive(col("price", "price"))
+    assert not is_additive(col("unit_price", "unit price"))
+    assert not is_additive(col("points_per_game", "points per game"))

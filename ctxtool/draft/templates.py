@@ -197,7 +197,9 @@ def dates(table: Table) -> list[Column]:
 
 
 _NOT_ADDITIVE = re.compile(
-    r"ratio|rate|percent|average|avg|mean|latitude|longitude|altitude|elevation|\bage\b", re.I
+    r"ratio|rate|percent|average|avg|mean|latitude|longitude|altitude|elevation|\bage\b|"
+    r"\bunit[ _]?price|\bper\b",  # a price per unit, a rate per thing: averaged, never summed
+    re.I,
 )
 
 
