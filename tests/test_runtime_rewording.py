@@ -160,3 +160,21 @@ def test_a_relation_read_the_other_way_is_no_rewording():
     assert _reversed(["shelf", "__max", "book"], ["book", "belong", "__max", "shelf"], schema)
     assert not _reversed(["shelf", "hold", "__max", "book"], ["shelf", "__max", "book"], schema)
     assert not _reversed(["book", "__max"], ["book", "belong", "__max"], schema)
+
+
+def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
+    from ctxtool.runtime.rewording import said_ends
+    from ctxtool.runtime.text import content_tokens
+
+    def ends(question: str, sql: str) -> set[str]:
+        return said_ends(content_tokens(question), sql)[0]
+
+    assert ends("the oldest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1") == {"__min_date"}
+    assert ends("the oldest member", "SELECT name FROM member ORDER BY birth_date LIMIT 1") == {"__min_date"}
+    assert ends("the youngest member", "SELECT min(age) FROM member") == {"__max_date"}
+    assert ends("the shortest trips", "SELECT id FROM trip ORDER BY duration ASC LIMIT 3") >= {"short"}
+    assert said_ends(content_tokens("the oldest member"), "SELECT max(age) FROM member")[1] == {"__max"}
+    # the direction must agree, and a column of no age, date or span says nothing
+    assert not ends("the youngest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1")
+    assert not ends("the longest trips", "SELECT id FROM trip ORDER BY duration LIMIT 3")
+    assert not ends("the oldest member", "SELECT name FROM member ORDER BY rating DESC LIMIT 1")
