@@ -178,3 +178,33 @@ def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
     assert not ends("the youngest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1")
     assert not ends("the longest trips", "SELECT id FROM trip ORDER BY duration LIMIT 3")
     assert not ends("the oldest member", "SELECT name FROM member ORDER BY rating DESC LIMIT 1")
+
+
+def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
+    from ctxtool.runtime.bind import Entity
+    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.matching import Candidate
+    from ctxtool.runtime.rewording import instruction_values
+
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Which trip has the lowest duration?",
+            "sql": "SELECT id FROM trip ORDER BY duration LIMIT 1",
+        },
+        "postgres",
+    )
+
+    def ask(question: str) -> Candidate:
+        start = question.index("est ") - 5
+        word = question[start : question.index("est ") + 3]
+        link = LinkedValue(word, start, start + len(word), word, "trip.note", "Note", 0.0, 0)
+        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
+        instruction_values(
+            question, [Entity("linked", word, start, start + len(word), word, link=link)], cand
+        )
+        return cand
+
+    assert ask("Which trip was the shortest one?").factors["unused"] == 1.0
+    assert ask("Which trip was the longest one?").factors["unused"] == 0.5  # the other end: a value still

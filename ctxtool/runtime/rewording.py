@@ -313,21 +313,26 @@ _UNUSED_REASON = "the question states values nothing uses: "
 
 def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
     """A value the searches found for the verb a sentence of the question begins with ("Report the
-    number...", "Provide the names...") is the instruction, not a value: it no longer counts
-    against the candidate as a value nothing uses."""
+    number...", "Provide the names...") is the instruction, not a value, and one found for an end the
+    SQL takes (:func:`said_ends`: "the shortest") is that end: neither counts against the candidate
+    as a value nothing uses."""
     old = cand.factors.get("unused")
     if not old or not cand.unused:
         return
     said = _imperatives(question)
-    if not said:
+    ends = said_ends(content_tokens(question), cand.template.sql)[0]
+    if not said and not ends:
         return
     from ctxtool.runtime.matching import unused_weight
 
     def weight(e: Any) -> float:
         first = question[: e.start].rstrip()
         starts = not first or first[-1] in ".?!;:"
-        if e.kind == "linked" and starts and " " not in e.text and set(content_tokens(e.text)) <= said:
+        words = set(content_tokens(e.text))
+        if e.kind == "linked" and starts and " " not in e.text and words <= said:
             return 1.0
+        if e.kind == "linked" and " " not in e.text and words and words <= ends:
+            return 1.0  # "the shortest" of the lowest duration is the end the SQL takes, no value
         return unused_weight(e, question)
 
     new = math.prod(weight(entities[i]) for i in cand.unused)
