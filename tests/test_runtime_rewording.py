@@ -208,3 +208,39 @@ def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
 
     assert ask("Which trip was the shortest one?").factors["unused"] == 1.0
     assert ask("Which trip was the longest one?").factors["unused"] == 0.5  # the other end: a value still
+
+
+def test_a_number_the_template_compares_with_as_written_is_used():
+    from ctxtool.runtime.rewording import sql_constants
+
+    sql = "SELECT name FROM t GROUP BY name HAVING count(*) >= 2 AND max(x) < 1.5 AND note = '7' ORDER BY name LIMIT 3"
+    assert sql_constants(sql) == {2.0, 1.5}  # no quoted text, no LIMIT
+    assert sql_constants("SELECT a FROM t WHERE b = $1 AND c2 > 0") == {0.0}
+
+
+def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
+    from ctxtool.runtime.bind import Entity
+    from ctxtool.runtime.literals import Literal
+    from ctxtool.runtime.matching import Candidate
+    from ctxtool.runtime.rewording import instruction_values
+
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Which names are used at least twice?",
+            "sql": "SELECT name FROM t GROUP BY name HAVING count(*) >= 2",
+        },
+        "postgres",
+    )
+
+    def ask(n: int) -> float:
+        q = f"Which names are in {n} or more rows?"
+        start = q.index(str(n))
+        lit = Literal("number", str(n), start, start + 1, n, bound=True)
+        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
+        instruction_values(q, [Entity("number", str(n), start, start + 1, n, literal=lit)], cand)
+        return cand.factors["unused"]
+
+    assert ask(2) == 1.0
+    assert ask(3) == 0.5  # another number: a condition the template leaves out

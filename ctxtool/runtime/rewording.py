@@ -308,20 +308,41 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     cand.missing = [m for m in cand.missing if m not in t_done]
 
 
+_CONSTANT = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.])")
+_LIMITS = re.compile(r"\b(?:limit|offset)\s+\d+", re.I)
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=20_000)
+def sql_constants(sql: str) -> frozenset[float]:
+    """The numbers a query compares with as written in its text (not a placeholder, a quoted
+    string, a LIMIT or an OFFSET): a number the question states that is one of them is used."""
+    bare = _LIMITS.sub(" ", re.sub(r"'(?:[^']|'')*'", "''", sql))
+    return frozenset(float(m) for m in _CONSTANT.findall(bare))
+
+
 _UNUSED_REASON = "the question states values nothing uses: "
 
 
 def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
     """A value the searches found for the verb a sentence of the question begins with ("Report the
     number...", "Provide the names...") is the instruction, not a value, and one found for an end the
-    SQL takes (:func:`said_ends`: "the shortest") is that end: neither counts against the candidate
-    as a value nothing uses."""
+    SQL takes (:func:`said_ends`: "the shortest") is that end, and a number the SQL compares with as
+    written (:func:`sql_constants`: "in two or more" of ``HAVING count(*) >= 2``) is used: none counts
+    against the candidate as a value nothing uses."""
     old = cand.factors.get("unused")
     if not old or not cand.unused:
         return
     said = _imperatives(question)
     ends = said_ends(content_tokens(question), cand.template.sql)[0]
-    if not said and not ends:
+    constants = sql_constants(cand.template.sql)
+    if not said and not ends and not constants:
         return
     from ctxtool.runtime.matching import unused_weight
 
@@ -333,6 +354,9 @@ def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
             return 1.0
         if e.kind == "linked" and " " not in e.text and words and words <= ends:
             return 1.0  # "the shortest" of the lowest duration is the end the SQL takes, no value
+        lit = e.literal
+        if lit is not None and lit.kind == "number" and not lit.rank and _number(lit.value) in constants:
+            return 1.0  # "in two or more products" of a template comparing with its own 2
         return unused_weight(e, question)
 
     new = math.prod(weight(entities[i]) for i in cand.unused)
