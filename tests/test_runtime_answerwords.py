@@ -195,3 +195,34 @@ def test_an_id_the_template_names_and_the_question_does_not_ask():
     assert (
         unasked_columns(set(content_tokens("What are the rig and id of the longest boat?")), cand, []) == []
     )
+
+
+def test_a_word_taken_for_a_value_that_fills_no_slot_still_says_what_is_asked():
+    from ctxtool.runtime.answershape import unasked_columns
+    from ctxtool.runtime.bind import Entity
+    from ctxtool.runtime.compiled import compile_item
+    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.matching import Candidate
+    from ctxtool.runtime.text import content_tokens
+
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "What are the rig and tonnage of the longest boat?",
+            "sql": "SELECT rig, tonnage FROM boat ORDER BY length DESC LIMIT 1",
+        },
+        "postgres",
+    )
+    cand = Candidate(tpl, 0, 0.9, {})
+    q = "What is the rig and tonnage of the longest boat?"
+    start = q.index("tonnage")
+    found = LinkedValue("tonnage", start, start + 7, "tonnage", "boat.label", "Label", 0.0, 0)
+    # the matcher leaves the entity's words out of the question's tokens
+    tokens = set(content_tokens(q.replace("tonnage", "")))
+    entity = Entity("linked", "tonnage", start, start + 7, "tonnage", link=found)
+    assert unasked_columns(tokens, cand, []) == ["tonnage"]
+    assert unasked_columns(tokens, cand, [entity]) == []
+    # a name the question writes as one (capitalized) is a value, not a word
+    named = Entity("linked", "Tonnage", start, start + 7, "Tonnage", link=found)
+    assert unasked_columns(tokens, cand, [named]) == ["tonnage"]

@@ -253,3 +253,38 @@ def test_without_the_encoder_words_match_and_each_answer_says_so(monkeypatch):
     assert rt.matcher.semantic is None
     ans = rt.ask("Which model of the car has the minimum horsepower?", "showsql")
     assert ans.status == "answered" and any("sentence encoder is not installed" in w for w in ans.warnings)
+
+
+def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared_with():
+    from ctxtool.parameterize import parameterize_set
+    from ctxtool.runtime.bind import Entity
+    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.plan import ambiguity, own_reading
+
+    data = {
+        "templates": [
+            {
+                "nl_query": "Who advises the member named Smith?",
+                "sql": "SELECT T1.fname FROM staff AS T1 JOIN member AS T2 ON T1.id = T2.advisor "
+                "WHERE T2.lname = 'Smith'",
+            }
+        ]
+    }
+    data, _ = parameterize_set(data, "postgres", None)
+    rt = Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    tpl = rt.templates[0]
+    assert tpl.slots[0].column and tpl.slots[0].column.lower().endswith("member.lname")
+
+    def link(column: str, value: str, search: int) -> LinkedValue:
+        return LinkedValue("Smith", 30, 35, value, column, "Lname", 0.0, search)
+
+    main = link("staff.lname", "Smith", 0)  # both tables are the template's: their own tables tie
+    main.alternatives = [link("member.lname", "Smith", 1)]
+    entities = [Entity("linked", "Smith", 30, 35, "Smith", link=main)]
+    cand = rt.matcher._score(tpl, ["staff", "member"], entities, [])
+    assert cand is not None
+    assert ambiguity(cand, entities, rt.dialect) == []
+    assert own_reading(entities[0], tpl.tables, tpl.slots[0]).link.column_key == "member.lname"
+    # two values as close on the compared column stay rival readings
+    main.alternatives = [link("member.lname", "Smith", 1), link("member.lname", "Smithe", 2)]
+    assert len(ambiguity(cand, entities, rt.dialect)) == 2

@@ -160,3 +160,87 @@ def test_a_relation_read_the_other_way_is_no_rewording():
     assert _reversed(["shelf", "__max", "book"], ["book", "belong", "__max", "shelf"], schema)
     assert not _reversed(["shelf", "hold", "__max", "book"], ["shelf", "__max", "book"], schema)
     assert not _reversed(["book", "__max"], ["book", "belong", "__max"], schema)
+
+
+def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
+    from ctxtool.runtime.rewording import said_ends
+    from ctxtool.runtime.text import content_tokens
+
+    def ends(question: str, sql: str) -> set[str]:
+        return said_ends(content_tokens(question), sql)[0]
+
+    assert ends("the oldest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1") == {"__min_date"}
+    assert ends("the oldest member", "SELECT name FROM member ORDER BY birth_date LIMIT 1") == {"__min_date"}
+    assert ends("the youngest member", "SELECT min(age) FROM member") == {"__max_date"}
+    assert ends("the shortest trips", "SELECT id FROM trip ORDER BY duration ASC LIMIT 3") >= {"short"}
+    assert said_ends(content_tokens("the oldest member"), "SELECT max(age) FROM member")[1] == {"__max"}
+    # the direction must agree, and a column of no age, date or span says nothing
+    assert not ends("the youngest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1")
+    assert not ends("the longest trips", "SELECT id FROM trip ORDER BY duration LIMIT 3")
+    assert not ends("the oldest member", "SELECT name FROM member ORDER BY rating DESC LIMIT 1")
+
+
+def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
+    from ctxtool.runtime.bind import Entity
+    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.matching import Candidate
+    from ctxtool.runtime.rewording import instruction_values
+
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Which trip has the lowest duration?",
+            "sql": "SELECT id FROM trip ORDER BY duration LIMIT 1",
+        },
+        "postgres",
+    )
+
+    def ask(question: str) -> Candidate:
+        start = question.index("est ") - 5
+        word = question[start : question.index("est ") + 3]
+        link = LinkedValue(word, start, start + len(word), word, "trip.note", "Note", 0.0, 0)
+        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
+        instruction_values(
+            question, [Entity("linked", word, start, start + len(word), word, link=link)], cand
+        )
+        return cand
+
+    assert ask("Which trip was the shortest one?").factors["unused"] == 1.0
+    assert ask("Which trip was the longest one?").factors["unused"] == 0.5  # the other end: a value still
+
+
+def test_a_number_the_template_compares_with_as_written_is_used():
+    from ctxtool.runtime.rewording import sql_constants
+
+    sql = "SELECT name FROM t GROUP BY name HAVING count(*) >= 2 AND max(x) < 1.5 AND note = '7' ORDER BY name LIMIT 3"
+    assert sql_constants(sql) == {2.0, 1.5}  # no quoted text, no LIMIT
+    assert sql_constants("SELECT a FROM t WHERE b = $1 AND c2 > 0") == {0.0}
+
+
+def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
+    from ctxtool.runtime.bind import Entity
+    from ctxtool.runtime.literals import Literal
+    from ctxtool.runtime.matching import Candidate
+    from ctxtool.runtime.rewording import instruction_values
+
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Which names are used at least twice?",
+            "sql": "SELECT name FROM t GROUP BY name HAVING count(*) >= 2",
+        },
+        "postgres",
+    )
+
+    def ask(n: int) -> float:
+        q = f"Which names are in {n} or more rows?"
+        start = q.index(str(n))
+        lit = Literal("number", str(n), start, start + 1, n, bound=True)
+        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
+        instruction_values(q, [Entity("number", str(n), start, start + 1, n, literal=lit)], cand)
+        return cand.factors["unused"]
+
+    assert ask(2) == 1.0
+    assert ask(3) == 0.5  # another number: a condition the template leaves out

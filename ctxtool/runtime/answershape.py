@@ -112,8 +112,14 @@ def unasked_columns(q_tokens: set[str], cand: Any, entities: list[Any]) -> list[
         wording |= set(p.tokens)
     slot_cols = {s.column.split(".")[-1] for s in tpl.slots if s.column}
     said = set(q_tokens)
-    for i, _ in cand.bindings.values():
+    bound = {i for i, _ in cand.bindings.values()}
+    for i in bound:
         said |= entities[i].descriptors
+    # a lower-case word a value search took for a value that fills no slot is still a word of the
+    # question ("the forename and surname of", "surname" found as a stored value): it says what is asked
+    for i, e in enumerate(entities):
+        if i not in bound and e.kind == "linked" and " " not in e.text and e.text == e.text.lower():
+            said |= set(content_tokens(e.text))
     out = []
     for col in sorted(tpl.reads.projected):
         name = col.split(".")[-1]

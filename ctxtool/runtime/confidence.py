@@ -21,6 +21,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ctxtool.runtime.equivalence import same_query
+
 # logit = bias + sum(weight * feature), fitted by /bench/spider.py --dump rows (see the docstring)
 HYBRID = {
     "weights": (3.2927, 2.621, 0.3487, 1.6128, 2.8006, 4.2002, -0.1899),
@@ -101,10 +103,15 @@ def dominates(best: Any, rival: Any) -> bool:
 
 
 def lead(best: Any, cands: Sequence[Any]) -> float:
-    """How far ``best`` is ahead of the best other template with other SQL, taken alone (a template
+    """How far ``best`` is ahead of the best other template with other SQL (not the same query
+    spelled otherwise: :func:`ctxtool.runtime.equivalence.same_query`), taken alone (a template
     plus facets may compose the very condition ``best`` states: it is the same reading, not a rival;
     two such candidates still within 0.02 are asked back)."""
-    other = [c.score for c in cands if c is not best and not c.facets and c.template.sql != best.template.sql]
+    other = [
+        c.score
+        for c in cands
+        if c is not best and not c.facets and not same_query(c.template.sql, best.template.sql)
+    ]
     return best.score - max(other, default=0.0)
 
 
@@ -125,7 +132,7 @@ def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: boo
             for c in cands
             if c is not best
             and not c.facets
-            and c.template.sql != best.template.sql
+            and not same_query(c.template.sql, best.template.sql)
             and c.score > best.score - MIN_LEAD
         ]
         if margin < DOMINATED_LEAD or not all(dominates(best, c) for c in close):

@@ -10,6 +10,7 @@ from ctxtool.errors import InputError
 from ctxtool.runtime import sqlparts
 from ctxtool.runtime.answer import Answer
 from ctxtool.runtime.bind import Entity
+from ctxtool.runtime.equivalence import same_query
 from ctxtool.runtime.matching import Candidate
 from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean
 
@@ -35,7 +36,11 @@ def choose(
     if best is None:
         return None
     rivals = ambiguity(best, entities, dialect)
-    close = [c for c in cands[1:] if c.score >= best.score - TIE and c.template.sql != best.template.sql]
+    close = [
+        c
+        for c in cands[1:]
+        if c.score >= best.score - TIE and not same_query(c.template.sql, best.template.sql)
+    ]
     if rivals:
         ans.status = "disambiguate"
         ans.disambiguation = rivals

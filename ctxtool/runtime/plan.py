@@ -11,8 +11,8 @@ from typing import Any
 from ctxtool.placeholders import find_text_placeholders
 from ctxtool.runtime import sqlparts
 from ctxtool.runtime.answer import FacetApplied, TemplateUse, jsonable
-from ctxtool.runtime.bind import Entity, compatibility, param_value
-from ctxtool.runtime.compiled import Compiled
+from ctxtool.runtime.bind import Entity, _on_slot_column, compatibility, own_column_reading, param_value
+from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.matching import Candidate
 
 
@@ -51,17 +51,20 @@ def filled_intent(tpl: Compiled, values: dict[str, Any], dialect: str) -> str:
     return "".join(out)
 
 
-def own_reading(e: Entity, tables: set[str] | list[str]) -> Entity:
+def own_reading(e: Entity, tables: set[str] | list[str], slot: Slot | None = None) -> Entity:
     """``e`` read on the template's own tables: a value two columns hold ('Porto' a city of buyers
-    and of sellers) is the one on a table the template reads, when that reading is as close."""
-    if not e.link or e.link.column_key.split(".")[0] in tables:
+    and of sellers) is the one on the column the template compares the slot with, else on a table
+    the template reads, when that reading is as close."""
+    if not e.link:
         return e
-    for alt in e.link.alternatives:
-        if (
-            alt.column_key.split(".")[0] in tables
-            and alt.distance <= e.link.distance + 1e-6
-            and str(alt.value) == str(e.link.value)
-        ):
+    own = own_column_reading(e.link, slot) if slot and not _on_slot_column(e.link.column_key, slot) else None
+    if own is not None and own.distance <= e.link.distance + 1e-6:
+        rest = [e.link, *(a for a in e.link.alternatives if a is not own)]
+        return replace(e, value=own.value, link=replace(own, alternatives=rest))
+    if e.link.column_key.split(".")[0] in tables:
+        return e
+    for alt in (a for a in e.link.alternatives if a.distance <= e.link.distance + 1e-6):
+        if alt.column_key.split(".")[0] in tables and str(alt.value) == str(e.link.value):
             return replace(e, link=replace(alt, alternatives=[e.link, *e.link.alternatives]))
     return e
 
@@ -81,7 +84,7 @@ def plan_from(
     why = []
     for slot in tpl.slots:
         ei, fit = cand.bindings[slot.key]
-        e = own_reading(entities[ei], tpl.tables)
+        e = own_reading(entities[ei], tpl.tables, slot)
         values[slot.key] = param_value(e, slot)
         bindings[slot.key] = {
             "value": values[slot.key],
@@ -129,8 +132,9 @@ def ambiguity(cand: Candidate, entities: list[Entity], dialect: str) -> list[str
     """ "Did you mean" questions when a bound value has equally close alternative readings.
 
     Only distinct readings count (the same value found twice is one reading), and a value that
-    two columns hold is resolved by the template's own tables: a reading on a table the template
-    does not read is no rival of one on a table it reads."""
+    two columns hold is resolved by the column the template compares the slot with, else by the
+    template's own tables: a reading on a table the template does not read is no rival of one on a
+    table it reads."""
 
     tables = cand.template.tables
     for slot in cand.template.slots:
@@ -138,6 +142,10 @@ def ambiguity(cand: Candidate, entities: list[Entity], dialect: str) -> list[str
         if not e.link or not e.link.alternatives:
             continue
         close = [e.link, *(a for a in e.link.alternatives if a.distance <= e.link.distance + 1e-6)]
+        # one value as close on the very column the SQL compares the slot with: that is the reading
+        pinned = {str(lv.value) for lv in close if _on_slot_column(lv.column_key, slot)}
+        if len(pinned) == 1:
+            continue
         # readings on the template's own tables first, whichever value search found them first
         own = any(lv.column_key.split(".")[0] in tables for lv in close)
         seen = {(e.link.column_key, str(e.link.value))}

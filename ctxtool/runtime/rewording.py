@@ -10,7 +10,8 @@ relation verb ("published", "offered") is not asked of the question either.
 
 The words that ask for a LIKE ("includes the string", "has the substring", "in part of the name")
 are one condition however they are said, and an operator the SQL grounds (the count of "the most
-X", "how many hours" of an hours column: :mod:`ctxtool.runtime.grounding`) is said.
+X", "how many hours" of an hours column: :mod:`ctxtool.runtime.grounding`; "the oldest" of the
+highest age or the earliest date, "the shortest" of the lowest duration: :func:`said_ends`) is said.
 
 A verb counts only when the schema does not name it (a column or table word is a thing the question
 asks about, whatever its part of speech), only when it leaves no other question word unexplained, a
@@ -28,6 +29,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.grounding import counted_measures, implied_ops, sql_realizes
 from ctxtool.runtime.text import content_tokens, tokenize
 
@@ -171,6 +173,53 @@ def _lexical(q_cov: float, t_cov: float) -> float:
     return 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
 
 
+# the end a query takes: MAX(col) / MIN(col), or ORDER BY col [ASC|DESC] LIMIT
+_END = re.compile(
+    r"\b(max|min)\s*\(\s*(?:distinct\s+)?([\w.\"]+)\s*\)|\border\s+by\s+([\w.\"]+)(\s+(?:asc|desc))?\s+limit\b",
+    re.I,
+)
+# a column of points in time ("the oldest" is its lowest) and of spans ("the longest" its highest),
+# as the content words of their names
+_DATED = frozenset(content_tokens("date year birth born birthday"))
+_SPAN = frozenset(content_tokens("length duration distance time second minute hour day week month"))
+
+
+def _is(word: str, kinds: frozenset[str]) -> bool:
+    return any(word == k or word.endswith(k) for k in kinds)  # "milliseconds" is seconds
+
+
+@lru_cache(maxsize=20_000)
+def _ends(sql: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
+    bare = re.sub(r"'(?:[^']|'')*'", "''", sql)
+    out = []
+    for m in _END.finditer(bare):
+        up = m.group(1).lower() == "max" if m.group(1) else (m.group(4) or "").strip().lower() == "desc"
+        out.append((up, tuple(name_words((m.group(2) or m.group(3)).strip('"')))))
+    return tuple(out)
+
+
+def said_ends(q_tokens: list[str], sql: str) -> tuple[set[str], set[str]]:
+    """The question's words for an end that the SQL takes in its own terms, and the wording's end
+    tokens they say: "the oldest" is the highest age or the earliest date, "the youngest" the lowest
+    age or the latest date, "the longest" / "the shortest" the highest / lowest length, duration,
+    distance or time. The direction must agree: "the youngest" is never the highest age."""
+    q = set(q_tokens)
+    said: set[str] = set()
+    tokens: set[str] = set()
+    for up, words in _ends(sql):
+        found: set[str] = set()
+        if "age" in words:
+            found.add("__min_date" if up else "__max_date")
+        elif any(_is(w, _DATED) for w in words):
+            found.add("__max_date" if up else "__min_date")
+        if "__superlative" in q and ("long" if up else "short") in q and any(_is(w, _SPAN) for w in words):
+            found |= {"__superlative", "long" if up else "short"}
+        if found & q:
+            said |= found & q
+            tokens.add("__max" if up else "__min")
+    return said, tokens
+
+
 def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     """Count the question words that reword the template's (:func:`_pairs`, relation verbs the
     schema does not name) as explained and the template's own relation verbs as not asked, for a
@@ -221,6 +270,9 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         t_done |= implied_ops(q_ops, t_ops, sql_realizes(tpl.sql)) & set(cand.missing)
         if "__count" in cand.unexplained and counted_measures(question, tpl.column_words):
             q_done.add("__count")
+        ends, end_tokens = said_ends(q_tokens, tpl.sql)
+        q_done |= ends & set(cand.unexplained)
+        t_done |= end_tokens & set(cand.missing) if ends & set(cand.unexplained) else set()
     # "whose name includes the string X", "has X in part of the name", "contains the word X": one
     # LIKE of a slot, however it is said (the template's words only when the question says one too)
     if any(s.operator == "like" for s in tpl.slots):
@@ -256,26 +308,55 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     cand.missing = [m for m in cand.missing if m not in t_done]
 
 
+_CONSTANT = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.])")
+_LIMITS = re.compile(r"\b(?:limit|offset)\s+\d+", re.I)
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@lru_cache(maxsize=20_000)
+def sql_constants(sql: str) -> frozenset[float]:
+    """The numbers a query compares with as written in its text (not a placeholder, a quoted
+    string, a LIMIT or an OFFSET): a number the question states that is one of them is used."""
+    bare = _LIMITS.sub(" ", re.sub(r"'(?:[^']|'')*'", "''", sql))
+    return frozenset(float(m) for m in _CONSTANT.findall(bare))
+
+
 _UNUSED_REASON = "the question states values nothing uses: "
 
 
 def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
     """A value the searches found for the verb a sentence of the question begins with ("Report the
-    number...", "Provide the names...") is the instruction, not a value: it no longer counts
+    number...", "Provide the names...") is the instruction, not a value, and one found for an end the
+    SQL takes (:func:`said_ends`: "the shortest") is that end, and a number the SQL compares with as
+    written (:func:`sql_constants`: "in two or more" of ``HAVING count(*) >= 2``) is used: none counts
     against the candidate as a value nothing uses."""
     old = cand.factors.get("unused")
     if not old or not cand.unused:
         return
     said = _imperatives(question)
-    if not said:
+    ends = said_ends(content_tokens(question), cand.template.sql)[0]
+    constants = sql_constants(cand.template.sql)
+    if not said and not ends and not constants:
         return
     from ctxtool.runtime.matching import unused_weight
 
     def weight(e: Any) -> float:
         first = question[: e.start].rstrip()
         starts = not first or first[-1] in ".?!;:"
-        if e.kind == "linked" and starts and " " not in e.text and set(content_tokens(e.text)) <= said:
+        words = set(content_tokens(e.text))
+        if e.kind == "linked" and starts and " " not in e.text and words <= said:
             return 1.0
+        if e.kind == "linked" and " " not in e.text and words and words <= ends:
+            return 1.0  # "the shortest" of the lowest duration is the end the SQL takes, no value
+        lit = e.literal
+        if lit is not None and lit.kind == "number" and not lit.rank and _number(lit.value) in constants:
+            return 1.0  # "in two or more products" of a template comparing with its own 2
         return unused_weight(e, question)
 
     new = math.prod(weight(entities[i]) for i in cand.unused)

@@ -1,0 +1,43 @@
+"""Two templates that are one query spelled twice are no rival readings (runtime/equivalence.py)."""
+
+from ctxtool.runtime.equivalence import same_query
+
+
+def test_qualifiers_and_aliases_do_not_make_another_query():
+    a = "SELECT AVG(T2.price) FROM kind AS T1 JOIN item AS T2 ON T1.kid = T2.kid WHERE T1.name = $1"
+    b = "SELECT AVG(price) FROM kind AS k JOIN item AS i ON k.kid = i.kid WHERE k.name = $1"
+    assert same_query(a, b)
+
+
+def test_inner_join_written_from_either_table_is_the_same():
+    a = "SELECT count(*) FROM trip AS T1 JOIN port AS T2 ON T1.dst = T2.pid WHERE T2.land = $1"
+    b = "SELECT count(*) FROM port AS T1 JOIN trip AS T2 ON T1.pid = T2.dst WHERE land = $1"
+    assert same_query(a, b)
+
+
+def test_what_changes_the_rows_keeps_them_apart():
+    base = "SELECT T1.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.aid"
+    assert not same_query(base, "SELECT T2.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.aid")
+    assert not same_query(base, "SELECT DISTINCT T1.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.aid")
+    assert not same_query(base, "SELECT T1.name FROM a AS T1 LEFT JOIN b AS T2 ON T1.id = T2.aid")
+    assert not same_query(base, "SELECT T1.name FROM a AS T1 JOIN b AS T2 ON T1.id = T2.aid ORDER BY T1.name")
+
+
+def test_an_unqualified_column_of_a_join_needs_the_other_query_to_place_it():
+    # nothing says which table holds "name": strict, not the same
+    assert not same_query(
+        "SELECT name FROM a JOIN b ON a.id = b.aid", "SELECT a.x FROM a JOIN b ON a.id = b.aid"
+    )
+    assert same_query(
+        "SELECT name FROM a JOIN b ON a.id = b.aid", "SELECT a.name FROM a JOIN b ON a.id = b.aid"
+    )
+
+
+def test_subqueries_and_self_joins_must_match_as_written():
+    assert not same_query(
+        "SELECT x FROM a WHERE y IN (SELECT y FROM b)", "SELECT a.x FROM a WHERE y IN (SELECT y FROM b)"
+    )
+    assert not same_query(
+        "SELECT T1.x FROM a AS T1 JOIN a AS T2 ON T1.i = T2.j",
+        "SELECT T2.x FROM a AS T1 JOIN a AS T2 ON T1.i = T2.j",
+    )
