@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ctxtool.runtime.rescore import raise_words, set_factor
 from ctxtool.runtime.text import content_tokens
 
 _DISTINCT = re.compile(r"\bselect\s+distinct\b", re.I)  # not COUNT(DISTINCT x): the counted-thing check
@@ -64,11 +65,6 @@ def sql_words(question: str, sql: str) -> set[str]:
     return out
 
 
-def _lexical(q_cov: float, t_cov: float) -> float:
-    # the word score's weighted harmonic mean (ctxtool.runtime.matching)
-    return 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
-
-
 def realign(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     """Count the question words the candidate's SQL explains (:func:`sql_words`) as explained, for a
     candidate every check passed: its word score, and its evidence with it, rise as if the wording
@@ -85,18 +81,7 @@ def realign(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None
     w_q = index.weight(q_tokens)
     if w_q <= 0 or cand.evidence <= 0:
         return
-    q_cov = max(0.0, (w_q - index.weight(still)) / w_q)
-    before = matcher.combine(cand.similarity, _lexical(cand.q_cov, cand.t_cov))
-    lexical = _lexical(q_cov, cand.t_cov)
-    after = matcher.combine(cand.similarity, lexical)
-    if before <= 0 or after <= before:
-        return
-    ratio = after / before
-    cand.evidence = round(min(cand.evidence * ratio, 1.0), 4)
-    cand.score = round(min(cand.score * ratio, 1.0), 4)
-    cand.lexical = round(max(cand.lexical, lexical), 4)
-    cand.q_cov = round(q_cov, 3)
-    cand.unexplained = still
+    raise_words(cand, matcher, max(0.0, (w_q - index.weight(still)) / w_q), cand.t_cov, still)
 
 
 _COLUMNS_REASON = "the template does not read: "
@@ -127,12 +112,7 @@ def recolumned(question: str, c: Any, column_not_read: float) -> None:
     kept = cols - compound_columns(question, cols, c.template.column_words)
     if kept == cols:
         return
-    new = column_not_read ** len(kept)
-    ratio = new / old
-    c.factors["columns"] = round(new, 4)
-    c.score = round(min(c.score * ratio, 1.0), 4)
-    c.evidence = round(min(c.evidence * ratio, 1.0), 4)
-    c.checks = round(min(c.checks * ratio, 1.0), 4)
+    set_factor(c, "columns", column_not_read ** len(kept))
     c.reasons = [r for r in c.reasons if r != reason]
     if kept:
         c.reasons.append(_COLUMNS_REASON + ", ".join(sorted(kept)))

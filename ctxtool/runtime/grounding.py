@@ -17,6 +17,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ctxtool.runtime.rescore import set_factor
 from ctxtool.runtime.text import content_tokens
 from ctxtool.runtime.verify import _AXES, operator_agreement
 
@@ -222,11 +223,7 @@ def regrounded(question: str, entities: list[Any], c: Any, q_set: set[str]) -> N
     new, clashes = grounded_operators(question, entities, c, q_set)
     if abs(new - old) < 1e-9:
         return
-    ratio = new / old
-    c.factors["operators"] = round(new, 4)
-    c.score = round(min(c.score * ratio, 1.0), 4)
-    c.evidence = round(min(c.evidence * ratio, 1.0), 4)
-    c.checks = round(min(c.checks * ratio, 1.0), 4)
+    set_factor(c, "operators", new)
     c.reasons = [r for r in c.reasons if not r.startswith(_OPERATOR_REASON)]
     if clashes:
         c.reasons.insert(0, _OPERATOR_REASON + ", ".join(clashes))

@@ -31,6 +31,7 @@ from typing import Any
 
 from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.grounding import counted_measures, implied_ops, sql_realizes
+from ctxtool.runtime.rescore import raise_words, set_factor
 from ctxtool.runtime.text import content_tokens, tokenize
 
 try:
@@ -168,11 +169,6 @@ def _reversed(q_tokens: list[str], t_tokens: list[str], schema: set[str]) -> boo
     return shared != [t for t in dict.fromkeys(t_tokens) if t in shared]
 
 
-def _lexical(q_cov: float, t_cov: float) -> float:
-    # the word score's weighted harmonic mean (ctxtool.runtime.matching)
-    return 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
-
-
 # the end a query takes: MAX(col) / MIN(col), or ORDER BY col [ASC|DESC] LIMIT
 _END = re.compile(
     r"\b(max|min)\s*\(\s*(?:distinct\s+)?([\w.\"]+)\s*\)|\border\s+by\s+([\w.\"]+)(\s+(?:asc|desc))?\s+limit\b",
@@ -293,19 +289,8 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     q_cov = max(0.0, (w_q - index.weight(still)) / w_q) if still else 1.0
     t_left = max(0.0, w_t * (1.0 - cand.t_cov) - index.weight(t_done & set(cand.missing), q_set & t_set))
     t_cov = 1.0 - t_left / w_t
-    before = matcher.combine(cand.similarity, _lexical(cand.q_cov, cand.t_cov))
-    lexical = _lexical(max(q_cov, cand.q_cov), max(t_cov, cand.t_cov))
-    after = matcher.combine(cand.similarity, lexical)
-    if before <= 0 or after <= before:
-        return
-    ratio = after / before
-    cand.evidence = round(min(cand.evidence * ratio, 1.0), 4)
-    cand.score = round(min(cand.score * ratio, 1.0), 4)
-    cand.lexical = round(max(cand.lexical, lexical), 4)
-    cand.q_cov = round(max(q_cov, cand.q_cov), 3)
-    cand.t_cov = round(max(t_cov, cand.t_cov), 3)
-    cand.unexplained = still
-    cand.missing = [m for m in cand.missing if m not in t_done]
+    missing = [m for m in cand.missing if m not in t_done]
+    raise_words(cand, matcher, max(q_cov, cand.q_cov), max(t_cov, cand.t_cov), still, missing)
 
 
 _CONSTANT = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.])")
@@ -362,10 +347,6 @@ def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
     new = math.prod(weight(entities[i]) for i in cand.unused)
     if new <= old + 1e-9:
         return
-    ratio = new / old
-    cand.factors["unused"] = round(new, 4)
-    cand.score = round(min(cand.score * ratio, 1.0), 4)
-    cand.evidence = round(min(cand.evidence * ratio, 1.0), 4)
-    cand.checks = round(min(cand.checks * ratio, 1.0), 4)
+    set_factor(cand, "unused", new)
     if new >= 0.999:
         cand.reasons = [r for r in cand.reasons if not r.startswith(_UNUSED_REASON)]
