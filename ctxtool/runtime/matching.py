@@ -23,6 +23,7 @@ from ctxtool.runtime.compiled import Compiled
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
+from ctxtool.runtime.returned import asks_count, count_only_to_order, output_of
 from ctxtool.runtime.schemawords import (
     compound_parts,
     heads_of_read_columns,
@@ -59,10 +60,16 @@ UNGROUPED = 0.6
 EITHER_ONE_VALUE = 0.7
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
+COUNT_NOT_RETURNED = 0.5  # "how many ..." answered by a query that counts only to rank or filter
+COUNT_UNASKED = 0.5  # a count the question sorts by, returned as a column too
+EMPTY_RANGE = 0.3  # conditions no row satisfies together
+UNASKED_COLUMN = 0.5  # a facet's column the listing returns beside what was asked
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
 NAME_WORDS = frozenset(content_tokens("name names"))
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
+_LOWER = frozenset({"gt", "gte"})  # slot operators that bound a column from below / above
+_UPPER = frozenset({"lt", "lte"})
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
@@ -108,6 +115,27 @@ def _or_between(
         if a_old != b_old and re.search(r"\bor\b", question[a_end:b_start], re.I):
             return True
     return False
+
+
+def _empty_range(uses: list[tuple[Compiled, dict[str, tuple[int, float]]]], entities: list[Entity]) -> bool:
+    """The conditions ANDed hold one column above a bound and below a smaller one ("requested more
+    than 140000" and "less than 120000"): no row passes both, so the question means rows of either
+    kind, or things that have rows of both kinds, not this intersection."""
+    low: dict[str, float] = {}
+    high: dict[str, float] = {}
+    for item, bindings in uses:
+        for slot in item.slots:
+            if not slot.column or slot.operator not in _LOWER | _UPPER or slot.key not in bindings:
+                continue
+            try:
+                v = float(entities[bindings[slot.key][0]].value)
+            except (TypeError, ValueError):
+                continue
+            if slot.operator in _LOWER:
+                low[slot.column] = max(v, low.get(slot.column, v))
+            else:
+                high[slot.column] = min(v, high.get(slot.column, v))
+    return any(c in high and low[c] >= high[c] for c in low)
 
 
 def _asks_who_has_the_most(question: str) -> bool:
@@ -176,6 +204,23 @@ class Matcher:
         for t in tpl.tables:
             out |= self._table_columns.get(t, set())
         return out
+
+    def _returns_unasked(self, tpl: Compiled, facet: Compiled, q_tokens: list[str]) -> bool:
+        """A facet's condition on a column the template returns beside others, when the question
+        names that column once (for the condition): "names of members ranked above 3" asks for
+        the names, not the names and ranks the listing returns."""
+        output = output_of(tpl.sql)
+        if output.width < 2:
+            return False
+        returned = {c.split(".")[-1] for c in tpl.reads.projected} | output.aggregated
+        for slot in facet.slots:
+            column = (slot.column or "").split(".")[-1]
+            if column not in returned:
+                continue
+            words = content_tokens(column.replace("_", " "))
+            if words and max(q_tokens.count(w) for w in words) <= 1:
+                return True
+        return False
 
     def _called_otherwise(
         self, question: str, tpl: Compiled, bindings: dict[str, tuple[int, float]], entities: list[Entity]
@@ -388,6 +433,14 @@ class Matcher:
             # each check's factor, by name (the confidence model weighs them one by one)
             factors: dict[str, float] = {"facets": 0.97 ** len(facets)}  # on a tie, the template alone
             reasons = []
+            if _empty_range([(tpl, bindings), *((fu.facet, fu.bindings) for fu in facets)], entities):
+                factors["empty_range"] = EMPTY_RANGE
+                reasons.append("the conditions together hold a column above a bound and below a smaller one")
+            if any(self._returns_unasked(tpl, fu.facet, q_tokens) for fu in facets):
+                factors["unasked_column"] = UNASKED_COLUMN
+                reasons.append(
+                    "a facet's column is returned as well, the question names it only as a condition"
+                )
             # words that decide what the query computes (count/average/max, above/below, not...) must
             # agree: a question about the lowest salary is not answered by the highest-salary template
             by_facets = set().union(*(fu.explains for fu in facets)) if facets else set()
@@ -442,6 +495,18 @@ class Matcher:
             if "__either" in q_set and "__either" not in t_set and len(tpl.slots) == 1 and not facets:
                 factors["either"] = EITHER_ONE_VALUE
                 reasons.append("the question asks for either of two, the template holds one value")
+            output = output_of(tpl.sql)
+            if (
+                output.width
+                and "count" not in output.aggregates
+                and "__count" in self._sql_ops.get(id(tpl), frozenset())
+                and asks_count(question)
+            ):
+                factors["count"] = COUNT_NOT_RETURNED
+                reasons.append("the question asks how many, the template counts only to choose")
+            elif output.width > 1 and "count" in output.aggregates and count_only_to_order(question):
+                factors["count"] = COUNT_UNASKED
+                reasons.append("the question orders by a count, the template returns it as well")
             aggregate = q_set & {"__count", "__avg", "__sum", "__max", "__min"}
             if (
                 "__each" in q_set
