@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
-from ctxtool.runtime.compiled import Compiled
+from ctxtool.runtime.compiled import Compiled, Slot
+from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
@@ -63,13 +64,13 @@ VALUE_FOR_WHO = 0.5
 COUNT_NOT_RETURNED = 0.5  # "how many ..." answered by a query that counts only to rank or filter
 COUNT_UNASKED = 0.5  # a count the question sorts by, returned as a column too
 EMPTY_RANGE = 0.3  # conditions no row satisfies together
-UNASKED_COLUMN = 0.5  # a facet's column the listing returns beside what was asked
+UNASKED_COLUMN = 0.5
+NAMED_OTHERWISE = 0.5  # "height more than 5600" in a slot of a count
+ONE_AGGREGATE = 0.5  # "the average distance and average price" answered with one average  # a facet's column the listing returns beside what was asked
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
 NAME_WORDS = frozenset(content_tokens("name names"))
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
-_LOWER = frozenset({"gt", "gte"})  # slot operators that bound a column from below / above
-_UPPER = frozenset({"lt", "lte"})
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
@@ -98,44 +99,6 @@ class Candidate:
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
-
-
-def _or_between(
-    question: str, entities: list[Entity], before: list[int], fb: dict[str, tuple[int, float]]
-) -> bool:
-    """The question joins a value already used (the template's, an earlier facet's) and one of this
-    facet's with "or" ("height over 5000 or prominence over 1000"): a union, which an ANDed facet
-    would turn into an intersection."""
-    if not question or not before or not fb:
-        return False
-    spans = sorted(
-        (entities[i].start, entities[i].end, i in before) for i in [*before, *(i for i, _ in fb.values())]
-    )
-    for (_, a_end, a_old), (b_start, _, b_old) in zip(spans, spans[1:], strict=False):
-        if a_old != b_old and re.search(r"\bor\b", question[a_end:b_start], re.I):
-            return True
-    return False
-
-
-def _empty_range(uses: list[tuple[Compiled, dict[str, tuple[int, float]]]], entities: list[Entity]) -> bool:
-    """The conditions ANDed hold one column above a bound and below a smaller one ("requested more
-    than 140000" and "less than 120000"): no row passes both, so the question means rows of either
-    kind, or things that have rows of both kinds, not this intersection."""
-    low: dict[str, float] = {}
-    high: dict[str, float] = {}
-    for item, bindings in uses:
-        for slot in item.slots:
-            if not slot.column or slot.operator not in _LOWER | _UPPER or slot.key not in bindings:
-                continue
-            try:
-                v = float(entities[bindings[slot.key][0]].value)
-            except (TypeError, ValueError):
-                continue
-            if slot.operator in _LOWER:
-                low[slot.column] = max(v, low.get(slot.column, v))
-            else:
-                high[slot.column] = min(v, high.get(slot.column, v))
-    return any(c in high and low[c] >= high[c] for c in low)
 
 
 def _asks_who_has_the_most(question: str) -> bool:
@@ -221,6 +184,18 @@ class Matcher:
             if words and max(q_tokens.count(w) for w in words) <= 1:
                 return True
         return False
+
+    def _named_otherwise(self, question: str, slot: Slot, e: Entity) -> bool:
+        """The column word right before a value (comparison words skipped: "height more than 5600",
+        "the governor 'X'") or right after a number ("200 sales") names a column of the schema
+        that the slot taking the value is not compared with (a count slot is compared with none)."""
+        if e.kind not in ("number", "linked", "quoted") or (e.kind != "number" and slot.column is None):
+            return False
+        own = slot.type_words
+        before = [t for t in content_tokens(question[: e.start]) if not t.startswith("__")][-1:]
+        after = content_tokens(question[e.end :])[:1] if e.kind == "number" else []
+        named = [w for w in before + after if w in self.all_column_words and w not in self.entity_words]
+        return bool(named) and not (set(named) & own)
 
     def _called_otherwise(
         self, question: str, tpl: Compiled, bindings: dict[str, tuple[int, float]], entities: list[Entity]
@@ -385,8 +360,10 @@ class Matcher:
                 fb = bind_slots(facet.slots, entities, f_used) if facet.slots else {}
                 if fb is None:
                     continue
-                if _or_between(question, entities, sorted(f_used), fb):
+                if or_between(question, entities, sorted(f_used), fb):
                     continue
+                if any(self._named_otherwise(question, s, entities[fb[s.key][0]]) for s in facet.slots):
+                    continue  # "the governor 'X'" is no condition on another column that holds X
                 f_tokens = facet.token_set
                 f_descr: set[str] = set()
                 for slot in facet.slots:
@@ -431,11 +408,26 @@ class Matcher:
             # weighted harmonic mean: words of the question nothing explains weigh most
             lexical = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
             # each check's factor, by name (the confidence model weighs them one by one)
+            output = output_of(tpl.sql)
             factors: dict[str, float] = {"facets": 0.97 ** len(facets)}  # on a tie, the template alone
             reasons = []
-            if _empty_range([(tpl, bindings), *((fu.facet, fu.bindings) for fu in facets)], entities):
+            if empty_range([(tpl, bindings), *((fu.facet, fu.bindings) for fu in facets)], entities):
                 factors["empty_range"] = EMPTY_RANGE
                 reasons.append("the conditions together hold a column above a bound and below a smaller one")
+            if any(
+                s.column is None and self._named_otherwise(question, s, entities[bindings[s.key][0]])
+                for s in tpl.slots
+            ):
+                factors["named_otherwise"] = NAMED_OTHERWISE
+                reasons.append("a value the question states of a column fills a slot compared with none")
+            doubled = [
+                op
+                for op in ("__avg", "__sum")
+                if q_tokens.count(op) >= 2 and output.counts.get(op[2:], 0) == 1
+            ]
+            if doubled:
+                factors["aggregates"] = ONE_AGGREGATE
+                reasons.append("the question asks two aggregates of a kind, the template returns one")
             if any(self._returns_unasked(tpl, fu.facet, q_tokens) for fu in facets):
                 factors["unasked_column"] = UNASKED_COLUMN
                 reasons.append(
@@ -495,7 +487,6 @@ class Matcher:
             if "__either" in q_set and "__either" not in t_set and len(tpl.slots) == 1 and not facets:
                 factors["either"] = EITHER_ONE_VALUE
                 reasons.append("the question asks for either of two, the template holds one value")
-            output = output_of(tpl.sql)
             if (
                 output.width
                 and "count" not in output.aggregates

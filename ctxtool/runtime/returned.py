@@ -33,6 +33,7 @@ class Output:
     width: int = 0
     aggregates: frozenset[str] = field(default_factory=frozenset)  # "count", "sum", ...
     aggregated: frozenset[str] = field(default_factory=frozenset)  # column names inside them
+    counts: dict[str, int] = field(default_factory=dict, hash=False, compare=False)  # per aggregate
 
 
 @lru_cache(maxsize=65536)
@@ -47,11 +48,13 @@ def output_of(sql: str) -> Output:
         return Output()
     aggs: set[str] = set()
     cols: set[str] = set()
+    counts: dict[str, int] = {}
     for e in select.expressions:
         for agg in e.find_all(exp.AggFunc):
             aggs.add(agg.key.lower())
+            counts[agg.key.lower()] = counts.get(agg.key.lower(), 0) + 1
             cols |= {c.name.lower() for c in agg.find_all(exp.Column) if c.name}
-    return Output(len(select.expressions), frozenset(aggs), frozenset(cols))
+    return Output(len(select.expressions), frozenset(aggs), frozenset(cols), counts)
 
 
 def asks_count(question: str) -> bool:
@@ -60,8 +63,12 @@ def asks_count(question: str) -> bool:
 
 
 def count_only_to_order(question: str) -> bool:
-    """Every count word of the question comes after a word of ordering ("the statuses, ordered by
-    the number of cities"): the count sorts the answer, it is not asked as a column."""
+    """Every count word of the question comes after a word of ordering, in one sentence ("the
+    statuses, ordered by the number of cities"): the count sorts the answer, it is not asked as a
+    column ("... Return each status with its count" asks it)."""
+    sentences = [s for s in re.split(r"(?<=[.?!;])\s+", question.strip()) if s]
+    if len(sentences) != 1:
+        return False
     order = _ORDER_WORDS.search(question)
     if order is None:
         return False
