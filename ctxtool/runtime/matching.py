@@ -24,7 +24,7 @@ from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
-from ctxtool.runtime.returned import asks_count, count_only_to_order, output_of
+from ctxtool.runtime.returned import asks_count, count_only_to_order, joined_twice, output_of
 from ctxtool.runtime.schemawords import (
     compound_parts,
     heads_of_read_columns,
@@ -71,6 +71,7 @@ _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w
 # not the time extremes: "the first name" is a name
 NAME_WORDS = frozenset(content_tokens("name names"))
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
+_BETWEEN_WORDS = frozenset({"than", "at", "of", "is", "are", "was", "were", "a", "an", "the", "to"})
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
@@ -186,16 +187,24 @@ class Matcher:
         return False
 
     def _named_otherwise(self, question: str, slot: Slot, e: Entity) -> bool:
-        """The column word right before a value (comparison words skipped: "height more than 5600",
-        "the governor 'X'") or right after a number ("200 sales") names a column of the schema
-        that the slot taking the value is not compared with (a count slot is compared with none)."""
-        if e.kind not in ("number", "linked", "quoted") or (e.kind != "number" and slot.column is None):
+        """The column word right before a value (only comparison words between: "height more than
+        5600", "the governor 'X'") or, for a condition on a column, right after a number ("200
+        sales") names a column of the schema that the slot taking the value is not compared with
+        (a count slot is compared with none; what follows its number is what it counts)."""
+        if slot.operator == "limit" or e.kind not in ("number", "linked", "quoted"):
             return False
-        own = slot.type_words
-        before = [t for t in content_tokens(question[: e.start]) if not t.startswith("__")][-1:]
-        after = content_tokens(question[e.end :])[:1] if e.kind == "number" else []
+        if e.kind != "number" and slot.column is None:
+            return False
+        before: list[str] = []
+        for word in reversed(re.findall(r"[A-Za-z]+", question[: e.start])[-6:]):
+            tokens = content_tokens(word)
+            if word.lower() in _BETWEEN_WORDS or (tokens and all(t.startswith("__") for t in tokens)):
+                continue  # "more than", "at least", "above", "the"
+            before = tokens[-1:]
+            break
+        after = content_tokens(question[e.end :])[:1] if e.kind == "number" and slot.column else []
         named = [w for w in before + after if w in self.all_column_words and w not in self.entity_words]
-        return bool(named) and not (set(named) & own)
+        return bool(named) and not (set(named) & slot.type_words)
 
     def _called_otherwise(
         self, question: str, tpl: Compiled, bindings: dict[str, tuple[int, float]], entities: list[Entity]
@@ -423,7 +432,9 @@ class Matcher:
             doubled = [
                 op
                 for op in ("__avg", "__sum")
-                if q_tokens.count(op) >= 2 and output.counts.get(op[2:], 0) == 1
+                if output.counts.get(op[2:], 0) == 1
+                and q_tokens.count(op) >= 2
+                and joined_twice(question, op)
             ]
             if doubled:
                 factors["aggregates"] = ONE_AGGREGATE

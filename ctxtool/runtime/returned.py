@@ -16,6 +16,8 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 
+from ctxtool.runtime.content import content_tokens
+
 # "how many ...", "Count the ...", "What is the number of ...": the question wants a count back
 _ASKS_COUNT = re.compile(
     r"\bhow\s+many\b|^\W*count\b|^\W*(?:what\s+(?:is|are|was)|what's|find|give|show|return|tell\s+me|list)"
@@ -74,3 +76,11 @@ def count_only_to_order(question: str) -> bool:
         return False
     counts = [m.start() for m in _COUNT_WORDS.finditer(question)]
     return bool(counts) and min(counts) > order.start()
+
+
+def joined_twice(question: str, op: str) -> bool:
+    """Two words of the aggregate ``op`` joined by "and" ("the average distance and average
+    price"): two values of that kind asked ("total amount claimed summed" asks one)."""
+    words = re.findall(r"[A-Za-z]+", question)
+    marks = [i for i, w in enumerate(words) if op in content_tokens(w)]
+    return any("and" in (w.lower() for w in words[a + 1 : b]) for a, b in zip(marks, marks[1:], strict=False))
