@@ -71,7 +71,11 @@ _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w
 # not the time extremes: "the first name" is a name
 NAME_WORDS = frozenset(content_tokens("name names"))
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
-_BETWEEN_WORDS = frozenset({"than", "at", "of", "is", "are", "was", "were", "a", "an", "the", "to"})
+# the words of a comparison between a column's name and its value ("height more than 5600")
+_BETWEEN_WORDS = frozenset(
+    "than at least most more less fewer greater bigger larger higher lower smaller over above under below "
+    "of is are was were the a an to equal or".split()
+)
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
@@ -202,7 +206,11 @@ class Matcher:
                 continue  # "more than", "at least", "above", "the"
             before = tokens[-1:]
             break
-        after = content_tokens(question[e.end :])[:1] if e.kind == "number" and slot.column else []
+        after = content_tokens(question[e.end :])[:1] if e.kind == "number" else []
+        if slot.column is None:
+            if set(after) & self.entity_words:
+                return False  # "more than 4 customers": what follows is what is counted
+            after = []
         named = [w for w in before + after if w in self.all_column_words and w not in self.entity_words]
         return bool(named) and not (set(named) & slot.type_words)
 
