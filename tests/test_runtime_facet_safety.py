@@ -224,3 +224,57 @@ def test_a_comparison_slot_takes_a_number_compared_the_same_way(peaks_dsn):
             assert ans.status != "answered", (question, ans.sql, ans.params)
             _, cands, _ = runtime.understand(question)
             assert not cands, (question, [c.bindings for c in cands])  # the number fills no slot
+
+
+def test_a_facet_on_a_returned_column_named_once_adds_an_unasked_column(peaks_dsn):
+    data = {
+        "templates": [
+            _tpl("What are the names and heights of all peaks?", "SELECT peak.name, peak.height FROM peak")
+        ],
+        "facets": SET["facets"][:1],
+    }
+    with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
+        question = "What are the names of peaks with a height above 5000?"
+        _, cands, _ = runtime.understand(question)
+        listing = next(c for c in cands if c.facets)
+        assert "unasked_column" in listing.factors  # "height" is said for the condition only
+        _, cands, _ = runtime.understand("What are the names and heights of peaks with a height above 5000?")
+        assert all("unasked_column" not in c.factors for c in cands)
+
+
+def test_bounds_no_row_meets_together_are_no_and(peaks_dsn):
+    lower = _facet("peaks lower than 3500", "peaks lower than $1", "peak.height < 3500", "peak.height < $1")
+    data = {"templates": SET["templates"][:1], "facets": [SET["facets"][0], lower]}
+    with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
+        _, cands, _ = runtime.understand("What are the names of peaks higher than 3000 and lower than 5000?")
+        both = [c for c in cands if len(c.facets) == 2]
+        assert both and all("empty_range" not in c.factors for c in both)  # a range rows can be in
+        question = "What are the names of peaks higher than 5000 and lower than 3500?"
+        _, cands, _ = runtime.understand(question)
+        both = [c for c in cands if len(c.facets) == 2]
+        assert both and all("empty_range" in c.factors for c in both)
+        assert runtime.ask(question, action="showsql").status != "answered"
+
+
+def test_a_count_asked_is_not_answered_by_the_one_it_ranks(peaks_dsn):
+    data = {
+        "templates": [
+            _tpl(
+                "Which range has the most peaks?",
+                "SELECT peak.range FROM peak GROUP BY peak.range ORDER BY COUNT(*) DESC LIMIT 1",
+            ),
+            _tpl(
+                "Show each range and the number of peaks in it.",
+                "SELECT peak.range, COUNT(*) AS n FROM peak GROUP BY peak.range ORDER BY n DESC",
+            ),
+        ]
+    }
+    with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
+        ans = runtime.ask("Which range has the most peaks?")
+        assert ans.status == "answered" and ans.rows == [["North"]], ans.explanation
+        for question in (
+            "How many peaks are there in the range with the most peaks?",
+            "Show the ranges, ordered by the number of peaks in each.",
+        ):
+            ans = runtime.ask(question, action="showsql")
+            assert ans.status != "answered", ans.sql

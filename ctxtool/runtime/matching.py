@@ -19,10 +19,12 @@ from dataclasses import dataclass, field
 
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
-from ctxtool.runtime.compiled import Compiled
+from ctxtool.runtime.compiled import Compiled, Slot
+from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
+from ctxtool.runtime.returned import asks_count, count_only_to_order, joined_twice, output_of
 from ctxtool.runtime.schemawords import (
     compound_parts,
     heads_of_read_columns,
@@ -59,10 +61,21 @@ UNGROUPED = 0.6
 EITHER_ONE_VALUE = 0.7
 ORDER_UNMET = 0.5
 VALUE_FOR_WHO = 0.5
+COUNT_NOT_RETURNED = 0.5  # "how many ..." answered by a query that counts only to rank or filter
+COUNT_UNASKED = 0.5  # a count the question sorts by, returned as a column too
+EMPTY_RANGE = 0.3  # conditions no row satisfies together
+UNASKED_COLUMN = 0.5
+NAMED_OTHERWISE = 0.5  # "height more than 5600" in a slot of a count
+ONE_AGGREGATE = 0.5  # "the average distance and average price" answered with one average  # a facet's column the listing returns beside what was asked
 _WHO_HAS_THE = re.compile(r"\b(?:with|has|have|had|having|gets?|got)\s+the\s+(\w+(?:\s+\w+)?)", re.I)
 # not the time extremes: "the first name" is a name
 NAME_WORDS = frozenset(content_tokens("name names"))
 _EXTREME = frozenset({"__max", "__min", "__superlative"})
+# the words of a comparison between a column's name and its value ("height more than 5600")
+_BETWEEN_WORDS = frozenset(
+    "than at least most more less fewer greater bigger larger higher lower smaller over above under below "
+    "of is are was were the a an to equal or".split()
+)
 _FIXES = ("eq", "like", "in")  # operators that hold a column to the given value(s)
 
 
@@ -91,23 +104,6 @@ class Candidate:
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
-
-
-def _or_between(
-    question: str, entities: list[Entity], before: list[int], fb: dict[str, tuple[int, float]]
-) -> bool:
-    """The question joins a value already used (the template's, an earlier facet's) and one of this
-    facet's with "or" ("height over 5000 or prominence over 1000"): a union, which an ANDed facet
-    would turn into an intersection."""
-    if not question or not before or not fb:
-        return False
-    spans = sorted(
-        (entities[i].start, entities[i].end, i in before) for i in [*before, *(i for i, _ in fb.values())]
-    )
-    for (_, a_end, a_old), (b_start, _, b_old) in zip(spans, spans[1:], strict=False):
-        if a_old != b_old and re.search(r"\bor\b", question[a_end:b_start], re.I):
-            return True
-    return False
 
 
 def _asks_who_has_the_most(question: str) -> bool:
@@ -176,6 +172,47 @@ class Matcher:
         for t in tpl.tables:
             out |= self._table_columns.get(t, set())
         return out
+
+    def _returns_unasked(self, tpl: Compiled, facet: Compiled, q_tokens: list[str]) -> bool:
+        """A facet's condition on a column the template returns beside others, when the question
+        names that column once (for the condition): "names of members ranked above 3" asks for
+        the names, not the names and ranks the listing returns."""
+        output = output_of(tpl.sql)
+        if output.width < 2:
+            return False
+        returned = {c.split(".")[-1] for c in tpl.reads.projected} | output.aggregated
+        for slot in facet.slots:
+            column = (slot.column or "").split(".")[-1]
+            if column not in returned:
+                continue
+            words = content_tokens(column.replace("_", " "))
+            if words and max(q_tokens.count(w) for w in words) <= 1:
+                return True
+        return False
+
+    def _named_otherwise(self, question: str, slot: Slot, e: Entity) -> bool:
+        """The column word right before a value (only comparison words between: "height more than
+        5600", "the governor 'X'") or, for a condition on a column, right after a number ("200
+        sales") names a column of the schema that the slot taking the value is not compared with
+        (a count slot is compared with none; what follows its number is what it counts)."""
+        if slot.operator == "limit" or e.kind not in ("number", "linked", "quoted"):
+            return False
+        if e.kind != "number" and slot.column is None:
+            return False
+        before: list[str] = []
+        for word in reversed(re.findall(r"[A-Za-z]+", question[: e.start])[-6:]):
+            tokens = content_tokens(word)
+            if word.lower() in _BETWEEN_WORDS or (tokens and all(t.startswith("__") for t in tokens)):
+                continue  # "more than", "at least", "above", "the"
+            before = tokens[-1:]
+            break
+        after = content_tokens(question[e.end :])[:1] if e.kind == "number" else []
+        if slot.column is None:
+            if set(after) & self.entity_words:
+                return False  # "more than 4 customers": what follows is what is counted
+            after = []
+        named = [w for w in before + after if w in self.all_column_words and w not in self.entity_words]
+        return bool(named) and not (set(named) & slot.type_words)
 
     def _called_otherwise(
         self, question: str, tpl: Compiled, bindings: dict[str, tuple[int, float]], entities: list[Entity]
@@ -340,8 +377,10 @@ class Matcher:
                 fb = bind_slots(facet.slots, entities, f_used) if facet.slots else {}
                 if fb is None:
                     continue
-                if _or_between(question, entities, sorted(f_used), fb):
+                if or_between(question, entities, sorted(f_used), fb):
                     continue
+                if any(self._named_otherwise(question, s, entities[fb[s.key][0]]) for s in facet.slots):
+                    continue  # "the governor 'X'" is no condition on another column that holds X
                 f_tokens = facet.token_set
                 f_descr: set[str] = set()
                 for slot in facet.slots:
@@ -386,8 +425,33 @@ class Matcher:
             # weighted harmonic mean: words of the question nothing explains weigh most
             lexical = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
             # each check's factor, by name (the confidence model weighs them one by one)
+            output = output_of(tpl.sql)
             factors: dict[str, float] = {"facets": 0.97 ** len(facets)}  # on a tie, the template alone
             reasons = []
+            if empty_range([(tpl, bindings), *((fu.facet, fu.bindings) for fu in facets)], entities):
+                factors["empty_range"] = EMPTY_RANGE
+                reasons.append("the conditions together hold a column above a bound and below a smaller one")
+            if any(
+                s.column is None and self._named_otherwise(question, s, entities[bindings[s.key][0]])
+                for s in tpl.slots
+            ):
+                factors["named_otherwise"] = NAMED_OTHERWISE
+                reasons.append("a value the question states of a column fills a slot compared with none")
+            doubled = [
+                op
+                for op in ("__avg", "__sum")
+                if output.counts.get(op[2:], 0) == 1
+                and q_tokens.count(op) >= 2
+                and joined_twice(question, op)
+            ]
+            if doubled:
+                factors["aggregates"] = ONE_AGGREGATE
+                reasons.append("the question asks two aggregates of a kind, the template returns one")
+            if any(self._returns_unasked(tpl, fu.facet, q_tokens) for fu in facets):
+                factors["unasked_column"] = UNASKED_COLUMN
+                reasons.append(
+                    "a facet's column is returned as well, the question names it only as a condition"
+                )
             # words that decide what the query computes (count/average/max, above/below, not...) must
             # agree: a question about the lowest salary is not answered by the highest-salary template
             by_facets = set().union(*(fu.explains for fu in facets)) if facets else set()
@@ -442,6 +506,17 @@ class Matcher:
             if "__either" in q_set and "__either" not in t_set and len(tpl.slots) == 1 and not facets:
                 factors["either"] = EITHER_ONE_VALUE
                 reasons.append("the question asks for either of two, the template holds one value")
+            if (
+                output.width
+                and "count" not in output.aggregates
+                and "__count" in self._sql_ops.get(id(tpl), frozenset())
+                and asks_count(question)
+            ):
+                factors["count"] = COUNT_NOT_RETURNED
+                reasons.append("the question asks how many, the template counts only to choose")
+            elif output.width > 1 and "count" in output.aggregates and count_only_to_order(question):
+                factors["count"] = COUNT_UNASKED
+                reasons.append("the question orders by a count, the template returns it as well")
             aggregate = q_set & {"__count", "__avg", "__sum", "__max", "__min"}
             if (
                 "__each" in q_set

@@ -146,6 +146,7 @@ CANONICAL_WORDS: dict[str, str] = {
     "except": "__not",
     "excluding": "__not",
     "never": "__not",
+    "outside": "__not",  # "born outside California": not in it
     "descending": "__desc",
     "decreasing": "__desc",
     "ascending": "__asc",
