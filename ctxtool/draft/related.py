@@ -120,7 +120,7 @@ class RelatedQuestions:
         )
 
     def link(self, own: Join, other: Join) -> None:
-        """Through a link table: "the playlist with the most tracks", "tracks in no playlist"."""
+        """Through a link table: "the shelf with the most books", "books on no shelf"."""
         a, b = own.parent, other.parent
         if a.name.lower() == b.name.lower():
             return

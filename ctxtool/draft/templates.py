@@ -159,8 +159,8 @@ def identifying(col: Column) -> bool:
 
 
 def tally_column(table: Table) -> Column | None:
-    """A measure named as its table (``faculty.faculty``, ``degrees.degrees``): each
-    row stands for that many of the table's things, so "how many faculty" sums it."""
+    """A measure named as its table (``staff.staff``, ``degrees.degrees``): each
+    row stands for that many of the table's things, so "how many staff" sums it."""
     words = {table.names.singular.lower(), table.names.plural.lower()}
     for c in table.columns:
         if c.is_measure and c.label.lower() in words:

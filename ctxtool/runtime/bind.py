@@ -350,9 +350,9 @@ def _also_read_as(
     entity: Entity, m: re.Match[str], core: str, column: str, question: str = "", wording: str = ""
 ) -> bool:
     """A phrase linked exactly on another column that is also the template's example on its own
-    ("Fall" a student's name and the example semester; a quoted "CV" a type code and the example
+    ("Fall" a person's name and the example season; a quoted "CV" a type code and the example
     of a title pattern), or the example with words the template's own wording writes beside it
-    ("Sonoma County" an appellation, and 'Sonoma' in "... in $1 County"): that reading is kept as an
+    ("Green Valley" a region, and 'Green' in "... in $1 Valley"): that reading is kept as an
     alternative, for the templates that compare the example's column. True when ``entity`` now
     carries it."""
     lv = entity.link
@@ -398,7 +398,7 @@ def _word_at(question: str, word: str) -> re.Match[str] | None:
 
 def _glosses(core: str, wording: str) -> list[str]:
     """The words of a template's own wording that an example code in parentheses abbreviates:
-    "female (sex is F)", "the male dorm (with gender M)": one of the two words before the
+    "female (sex is F)", "the male ward (with gender M)": one of the two words before the
     parenthesis, beginning with the code's letters."""
     out: list[str] = []
     for m in re.finditer(r"([A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*)?)\s*\(([^()]*)\)", wording):
@@ -417,7 +417,7 @@ def _glosses(core: str, wording: str) -> list[str]:
 def _abbreviated(core: str, question: str, wording: str) -> re.Match[str] | None:
     """Where ``question`` states the example value ``core`` in its long or short form: the initials
     of a name of several words ("LA" for 'Los Angeles', "UK" for 'United Kingdom'), a capitalized
-    word an upper-case code begins ("Florida" for 'FL'), or the word the template's own wording
+    word an upper-case code begins ("Xanadu" for 'XA'), or the word the template's own wording
     glosses a one-letter code with ("female" for 'F' in "female (sex is F)")."""
     words = core.split()
     if len(words) >= 2 and all(w[:1].isupper() for w in words):

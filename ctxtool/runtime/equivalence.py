@@ -1,7 +1,7 @@
 """Whether two templates' SQL ask the same thing of the database, spelled differently.
 
-Two templates of a set often are one query written twice ("the average price of the tracks of a
-genre" with ``AVG(T2.UnitPrice)`` and with ``AVG(UnitPrice)``; the same inner join written from either
+Two templates of a set often are one query written twice ("the average price of the products of a
+category" with ``AVG(T2.UnitPrice)`` and with ``AVG(UnitPrice)``; the same inner join written from either
 table). They are no rival readings of a question: whichever answers, the answer is the same, and
 asking back between them only asks the user to pick one of two equal things. The comparison is
 strict: aliases are resolved to their tables, an unqualified column takes the table the other query

@@ -140,8 +140,8 @@ def counted_measures(question: str, columns: set[str]) -> bool:
 
 
 def implied_ops(question_ops: set[str], template_ops: set[str], realized: frozenset[str]) -> set[str]:
-    """The operators a question implies that its words do not say: "the range with the most
-    mountains" is the one counted most when the template's SQL counts and takes one end; "the
+    """The operators a question implies that its words do not say: "the region with the most
+    cities" is the one counted most when the template's SQL counts and takes one end; "the
     categories with more than 1 festival" compares a count when the SQL compares its groups' counts
     (HAVING count). ("The total number of hours" read as a sum of an hours column answered 2 more for
     1 wrong more on the Spider kit: not kept.)"""
@@ -234,7 +234,7 @@ _GROUPING_REASON = "the question asks per group, the template does not group"
 
 
 def lists_each(question: str, cand: Any, table_words: dict[str, set[str]]) -> bool:
-    """ "the GPA of every student whose GPA is lower than average", "the access counts of each
+    """ "the score of every player whose score is lower than average", "the access counts of each
     document": "each X" of a template that returns rows of X (one per X already) with every aggregate
     the question says computed or stated by the template too lists the X, it asks for no groups."""
     tpl = cand.template

@@ -218,7 +218,7 @@ class Matcher:
         self, question: str, tpl: Compiled, bindings: dict[str, tuple[int, float]], entities: list[Entity]
     ) -> set[str]:
         """Words of the schema right before a quoted value that no search found, which the slot
-        taking it is not about ("the teacher 'Ann Berg'" in a slot for a pupil's name): the question
+        taking it is not about ("the author 'Ann Berg'" in a slot for a reader's name): the question
         says what kind of value it is."""
         out: set[str] = set()
         for slot in tpl.slots:
@@ -328,7 +328,7 @@ class Matcher:
     ) -> Candidate | None:
         bindings = bind_slots(tpl.slots, entities, set(), adjacent_slots(tpl))
         if bindings is None or self._called_otherwise(question, tpl, bindings, entities):
-            return None  # a value of the wrong kind never fills a slot (a teacher is no pupil's name)
+            return None  # a value of the wrong kind never fills a slot (an author is no reader's name)
         used = {i for i, _ in bindings.values()}
         bound_descr: set[str] = set()
         for slot in tpl.slots:

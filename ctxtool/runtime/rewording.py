@@ -160,8 +160,8 @@ def _named(word: str, schema: set[str]) -> bool:
 
 
 def _reversed(q_tokens: list[str], t_tokens: list[str], schema: set[str]) -> bool:
-    """Whether the things both sides name come in another order: "the playlists that have the most
-    tracks" is not "the tracks that belong to the most playlists", so a verb one side says is the
+    """Whether the things both sides name come in another order: "the shelves that have the most
+    books" is not "the books that stand on the most shelves", so a verb one side says is the
     relation read the other way, no rewording."""
     shared = [t for t in dict.fromkeys(q_tokens) if t in schema and t in t_tokens]
     if len(shared) < 2:
@@ -258,7 +258,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     # question's own words count as reworded only when they leave none
     if unexplained - q_done:
         q_done = set()
-    # operator words the SQL grounds: "the most mountains" of a template counting them, "how many
+    # operator words the SQL grounds: "the most cities" of a template counting them, "how many
     # hours" of an hours column (ctxtool.runtime.grounding)
     q_ops = {t for t in q_tokens if t.startswith("__")}
     t_ops = {t for t in phrasing.tokens if t.startswith("__")}

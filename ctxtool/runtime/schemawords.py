@@ -1,8 +1,8 @@
 """The schema's words in a question: what the tables are called, what a template's SQL computes,
 and the words a question and a template share through run-together or compound names.
 
-A template explains a question's word when its SQL reads what the word names: ``loans`` names the
-table ``loan``, "town" ends the column word ``hometown``, "the phone number" is a phone column.
+A template explains a question's word when its SQL reads what the word names: ``orders`` names the
+table ``order``, "town" ends the column word ``hometown``, "the phone number" is a phone column.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ctxtool.runtime.content import content_tokens
 
 
 def table_words(table: str) -> list[str]:
-    """The content words of a table name (``loan`` -> loan, ``airports`` -> airport)."""
+    """The content words of a table name (``order`` -> order, ``airports`` -> airport)."""
     return content_tokens(table.split(".")[-1].replace("_", " "))
 
 

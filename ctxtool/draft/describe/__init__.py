@@ -161,10 +161,10 @@ class Describer(Conditions, Select):
         return f"with no {one}" + (" " + _join_conditions(words) if words else "")
 
     def set_as_filter(self, tree: exp.Expression) -> exp.Select | None:
-        """``SELECT stuid FROM student WHERE major = 600 INTERSECT SELECT stuid FROM sportsinfo WHERE
+        """``SELECT memid FROM member WHERE level = 3 INTERSECT SELECT memid FROM membership WHERE
         ...``: both sides return the same thing (the right side's column references the left's table)
-        from different tables, so the right side is a condition on the left's rows ("ids of students
-        with major 600 with a sports info with ..."), as people ask it; EXCEPT is "without any". None
+        from different tables, so the right side is a condition on the left's rows ("ids of members
+        with level 3 with a membership with ..."), as people ask it; EXCEPT is "without any". None
         when the sides are not so."""
         if not isinstance(tree, (exp.Intersect, exp.Except)) or tree.args.get("distinct") is False:
             return None
@@ -184,7 +184,7 @@ class Describer(Conditions, Select):
             return None
         parent = referenced(self.m, lc)
         if parent is not None and parent is referenced(self.m, rc) and len(parent.primary_key) == 1:
-            # both sides are rows referencing a third table: "students with a sports info and a game"
+            # both sides are rows referencing a third table: "members with a membership and a booking"
             key = exp.column(parent.pk_columns[0].name, table=parent.name)
             out = exp.select(key).from_(exp.to_table(parent.name))
             both = exp.In(this=key.copy(), query=exp.Subquery(this=left.copy()))

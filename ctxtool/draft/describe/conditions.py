@@ -126,7 +126,7 @@ def spoken_label(model: Model, col: Column) -> str:
     if low == col.name.lower() and low.isalpha() and len(low) >= 8:
         import wordninja
 
-        parts = wordninja.split(low)  # "onscholarship" -> "on scholarship", "maxoccupancy" -> ...
+        parts = wordninja.split(low)  # "instock" -> "in stock", "maxoccupancy" -> ...
         if 2 <= len(parts) <= 3 and all(len(p) > 1 for p in parts):
             return " ".join(parts)
     if low != col.name.lower() or not low.isalpha() or len(low) < 5:
@@ -168,8 +168,8 @@ def yes_or_no(col: Column, value: exp.Expression) -> bool | None:
 
 
 def _shortened_key(model: Model, col: Column) -> str | None:
-    """A key named by a short form of its table and "id" (``stuid`` of students, ``f_id`` of files,
-    ``mid`` of a rating referencing movies): "id" of its own table, "movie id" of the one it
+    """A key named by a short form of its table and "id" (``memid`` of members, ``f_id`` of files,
+    ``bid`` of a review referencing books): "id" of its own table, "book id" of the one it
     references, as people say it; None for any other column."""
     m = _SHORT_ID.fullmatch(col.label.strip())
     if m is None:
@@ -345,7 +345,7 @@ class Conditions:
                     col.table.names.plural.lower(),
                     col.table.names.singular.lower(),
                 ):
-                    owner = ""  # "the number of different instruments", not "... of instruments"
+                    owner = ""  # "the number of different colours", not "... of colours"
                 return f"Number of distinct {plural_words(label)}{owner}"
             if arg is None or isinstance(arg, exp.Star):
                 counted = scope.bottom() if scope.select.args.get("group") is not None else None
@@ -571,7 +571,7 @@ class Conditions:
                         )
                     said = yes_or_no(col, right)  # (both wordings: a value one of them kept would be a slot)
                     if said is not None and cls in (exp.EQ, exp.NEQ):
-                        # onscholarship = 'Y': "that are on scholarship"
+                        # instock = 'Y': "that are in stock"
                         return col.table, f"that are {label}" if said == (
                             cls is exp.EQ
                         ) else f"that are not {label}"

@@ -1,6 +1,6 @@
 """Whose rows a SELECT is about when its FROM table is not it: the table counted or measured over a
-join, the table whose columns a list shows, a table holding one row per main row (a gymnast of a
-person: "the names of gymnasts")."""
+join, the table whose columns a list shows, a table holding one row per main row (a member of a
+person: "the names of members")."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from ctxtool.draft.model import Model, Table
 
 def measured(scope: Scope, sel: exp.Select) -> Table | None:
     """The table whose rows a SELECT of aggregates only (no GROUP BY) counts or measures, when the
-    FROM table is not it: ``SELECT COUNT(*) FROM genre JOIN track ...`` counts tracks,
-    ``SELECT AVG(track.price) FROM genre JOIN track ...`` averages tracks' prices."""
+    FROM table is not it: ``SELECT COUNT(*) FROM category JOIN product ...`` counts products,
+    ``SELECT AVG(product.price) FROM category JOIN product ...`` averages products' prices."""
     if sel.args.get("group") is not None or len(scope.order) < 2:
         return None
     tables = set()
@@ -31,7 +31,7 @@ def measured(scope: Scope, sel: exp.Select) -> Table | None:
                 return None
             parents = [j.parent for j in scope.joins if j.child is bottom]
             if len(set(parents)) >= 2 and scope.main in parents:
-                return None  # "students (FROM) in the dorm ...": the FROM table names what is counted
+                return None  # "members (FROM) in the club ...": the FROM table names what is counted
             tables.add(bottom.name)
             found = bottom
         else:
@@ -70,8 +70,8 @@ def listed_table(scope: Scope, sel: exp.Select) -> Table | None:
 
 def role_of(model: Model, scope: Scope) -> Table | None:
     """The other table of a two-table join that holds one row per row of the main table (its key
-    references the main table's: a gymnast is a person, a perpetrator is one): the rows people name
-    ("the names of gymnasts"). None for any other query."""
+    references the main table's: a member is a person, an author is one): the rows people name
+    ("the names of members"). None for any other query."""
     main = scope.main
     if main is None or len(scope.order) != 2:
         return None
@@ -81,8 +81,8 @@ def role_of(model: Model, scope: Scope) -> Table | None:
 
 def one_to_one(model: Model, scope: Scope, child: Table, parent: Table) -> bool:
     """``child`` holds at most one row per row of ``parent``: the key it references ``parent`` by
-    is its own primary key (a gymnast is a person; a column that only happens to hold distinct
-    values, such as the account of each loan, is no such key)."""
+    is its own primary key (a member is a person; a column that only happens to hold distinct
+    values, such as the shop of each order, is no such key)."""
     if child.is_link or len(parent.primary_key) > 1:
         return False
     if not any(e.child is child and e.parent is parent for e in scope.joins):

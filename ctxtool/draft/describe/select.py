@@ -110,7 +110,7 @@ def _singular(label: str) -> str:
 
 
 def _one(value: str, things: str) -> str:
-    """ "1", "movies" -> "movie": a count of one said in the singular ("exactly 1 movie")."""
+    """ "1", "books" -> "book": a count of one said in the singular ("exactly 1 book")."""
     if value != "1":
         return things
     head, sep, rest = things.partition(" ")  # "authors with a paper": the noun comes first
@@ -135,11 +135,11 @@ class Select:
         if main is not None and len(scope.order) == 2:
             other = next(t for t in scope.order if t is not main)
             if one_to_one(self.m, scope, main, other):
-                scope.same_rows = {other}  # a person's columns are the gymnast's own: no "person age"
+                scope.same_rows = {other}  # a person's columns are the member's own: no "person age"
         role = role_of(self.m, scope)
         if role is None or main is None:
             return self._describe_select(sel, scope, None)
-        # the rows are the role's ("names of gymnasts", not "names of people with a gymnast"): the
+        # the rows are the role's ("names of members", not "names of people with a member"): the
         # main table is named by its role while the query is said
         saved, main.names = main.names, role.names
         scope.same_rows.add(role)
@@ -176,7 +176,7 @@ class Select:
                 plain_cols[len(plain) - 1] = col
         group = sel.args.get("group")
         group_labels: list[str] = []
-        entity_groups = False  # grouped by rows of a table ("for each dorm"), not by a value
+        entity_groups = False  # grouped by rows of a table ("for each club"), not by a value
         grouped = [scope.column(g) for g in group.expressions] if group is not None else []
         if group is not None:
             for g in group.expressions:
@@ -215,7 +215,7 @@ class Select:
                         label = _singular(label)  # "for each format" of a column named formats
                     if label not in group_labels:
                         group_labels.append(label)
-        # the columns returned besides the groups ("the claim with the most settlements and its date")
+        # the columns returned besides the groups ("the order with the most payments and its date")
         self._top_extra = [
             p for k, p in enumerate(plain) if p not in group_labels and plain_cols.get(k) not in grouped
         ]
@@ -325,7 +325,7 @@ class Select:
                     # "all information about", the other way a whole row is asked for
                     said = ["all information" if p == "all details" else p for p in said]
                     if main is not None and not any(c.label == "name" for c in main.columns):
-                        # a title names its row: "the names of movies", as people call it
+                        # a title names its row: "the names of books", as people call it
                         said = ["names" if p == "titles" else "name" if p == "title" else p for p in said]
                     for k, c in plain_cols.items():  # "the number of followers", as a count is asked
                         if c is not None and c.category == "number" and counts_things(plain[k]):
@@ -366,7 +366,7 @@ class Select:
                     self._plain = False
                 if words:
                     key = table if table is not None and table is not role else main
-                    key = main if key in scope.same_rows else key  # a person's height is the gymnast's
+                    key = main if key in scope.same_rows else key  # a person's height is the member's
                     conds.setdefault(key, []).append(words)
                     first.setdefault(key, i)
                     picks[key] = picks.get(key, True) and _picks_rows(scope, c)
@@ -392,7 +392,7 @@ class Select:
                         value = "the " + sub_head + (f" {sub_conds}" if sub_conds else "")
                     having_words = f" having {agg[0].lower() + agg[1:]} {op} {value}"
                     if agg.startswith("Count of ") and _is_value(h.expression):
-                        # "with at least 2 albums", as people ask it (no "having count of albums ...")
+                        # "with at least 2 books", as people ask it (no "having count of books ...")
                         having_words = (
                             f" with {HOW_MANY[type(h)]} {value} {_one(value, agg[len('Count of ') :])}"
                         )
@@ -472,7 +472,7 @@ class Select:
                     .replace(" or with ", " or have ")
                 )
                 parts[k] = (parts[k][0], "have " + said)
-            elif words.startswith("that are "):  # "How many pupils are on scholarship"
+            elif words.startswith("that are "):  # "How many products are in stock"
                 parts[k] = (parts[k][0], words[len("that ") :])
             elif words.startswith(("older ", "younger ", "in the ", "of the ")):
                 parts[k] = (parts[k][0], "are " + words.replace(" and with ", " and have "))

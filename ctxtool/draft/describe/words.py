@@ -30,8 +30,8 @@ def _most(order_words: str) -> str:
 
 
 def _most_common(most: str) -> tuple[str, str] | None:
-    """ "most albums" -> ("most common", "albums"): the group asked for by how often it comes up
-    ("the most common type of albums"), as people ask for it; None for an order by anything else."""
+    """ "most books" -> ("most common", "books"): the group asked for by how often it comes up
+    ("the most common type of books"), as people ask for it; None for an order by anything else."""
     for word, say in (("most ", "most common"), ("fewest ", "least common")):
         if most.startswith(word):
             return say, most[len(word) :]
