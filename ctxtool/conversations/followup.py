@@ -8,7 +8,7 @@ A follow-up is classified by what it asks of the previous query:
 - ``filter``: "what about Brno?", "only gold cards" -> a linked value (or facet) replaces the
   previous value on the same column, or is added as a new condition;
 - ``topn``: "keep the top 5 and include a rank" -> order by the measure, limit, optional ``RANK()``;
-- ``sort``: "sort by district name", "lowest first" -> change the ORDER BY;
+- ``sort``: "sort by city name", "lowest first" -> change the ORDER BY;
 - ``result``: "how many are there?", "which of these has the most?", "what is the total of those?"
   -> a query over the previous result.
 

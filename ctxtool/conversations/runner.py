@@ -231,9 +231,9 @@ class ConversationRunner:
         return ans
 
     def _other_entities(self, intent: Intent, previous: Turn) -> dict[str, str]:
-        """Tables a filter follow-up names that the previous query does not read ("what about loans
-        in Prague?" after accounts), as table -> the word the question uses; words describing a value
-        it names ("district" of "the district Pisek") do not count."""
+        """Tables a filter follow-up names that the previous query does not read ("what about orders
+        in Leeds?" after members), as table -> the word the question uses; words describing a value
+        it names ("city" of "the city Leeds") do not count."""
         if intent.kinds != ["filter"] or intent.add_filter or not intent.filter_text:
             return {}
         from ctxtool.runtime import sqlparts
@@ -276,8 +276,8 @@ class ConversationRunner:
     ) -> Any:
         """A follow-up about another entity is a new question: the runtime answers it on its own,
         else the question the conversation started from is asked about the new entity ("How many
-        accounts are there?" -> "How many loans are there?") and the rest of the follow-up ("in
-        Prague") filters that."""
+        members are there?" -> "How many orders are there?") and the rest of the follow-up ("in
+        Leeds") filters that."""
         from ctxtool.runtime.core import AskContext
 
         history = self.model_history(question, turns, conversation_id)
@@ -340,7 +340,7 @@ class ConversationRunner:
         return out
 
     def _standalone(self, question: str, previous: Turn | None = None, intent: Intent | None = None) -> bool:
-        """A complete question a template answers confidently ("How many clients are there by
+        """A complete question a template answers confidently ("How many members are there by
         region?") stands alone, unless its wording leans on the previous answer; so does one with its
         own entity or measure (:mod:`.standalone`)."""
         if leans_on_previous(question):
@@ -516,7 +516,7 @@ class ConversationRunner:
 
     def _facets(self, text: str) -> list[tuple[str, list[Any], str]]:
         """The facet without parameters whose distinctive words the follow-up states best ("only
-        women", "for loans in debt only"): at least half of them, and no other facet as close."""
+        women", "for orders not yet paid"): at least half of them, and no other facet as close."""
         from ctxtool.runtime.text import content_tokens
 
         q = set(content_tokens(text))

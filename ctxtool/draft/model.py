@@ -146,7 +146,7 @@ class Column:
 
     @property
     def is_name(self) -> bool:
-        """A text column that names things (a value a person would type: a district, an airport)."""
+        """A text column that names things (a value a person would type: a city, a product)."""
         if self.id_like or self.category != "text" or self.is_categorical:
             return False
         avg = (self.profile or {}).get("avg_length")

@@ -2,11 +2,11 @@
 
 A name comes from, in order: the user's glossary file (``--glossary``), the column or table comment
 (``"A3"`` commented "region" reads "region"), and the identifier split into words with a few common
-abbreviations spelled out (``k_symbol`` -> "k symbol", ``disp`` -> "disposition"). The glossary is a
+abbreviations spelled out (``p_code`` -> "p code", ``cat`` -> "category"). The glossary is a
 small JSON file people keep next to their set::
 
-    {"tables": {"trans": "transaction", "disp": {"singular": "disposition", "plural": "dispositions"}},
-     "columns": {"district.A2": "district name", "A11": "average salary", "trans.k_symbol": "payment type"}}
+    {"tables": {"ord": "order", "cat": {"singular": "category", "plural": "categories"}},
+     "columns": {"city.C2": "city name", "C11": "average income", "ord.p_code": "payment type"}}
 
 Column keys are ``table.column`` or a bare ``column`` (any table); matching ignores case.
 """
@@ -93,7 +93,7 @@ _ENGINE: Any = None
 
 
 def pluralize(noun: str) -> str:
-    """``loan`` -> ``loans``, ``category`` -> ``categories``, ``district name`` -> ``district names``,
+    """``order`` -> ``orders``, ``category`` -> ``categories``, ``city name`` -> ``city names``,
     ``criterion`` -> ``criteria``, ``staff`` -> ``staff``."""
     head, _, last = noun.rpartition(" ")
     prefix = head + " " if head else ""
@@ -204,7 +204,7 @@ def comment_label(comment: str | None, limit: int = 6, values: Sequence[Any] = (
     """A short label from a comment: its first clause, when it reads as a name.
 
     Comments that describe the values (``"A finished OK, B finished unpaid"``, ``"M or F"``) or read as
-    a sentence (``"date the loan was granted"``) give no label: the column name is used instead.
+    a sentence (``"date the order was placed"``) give no label: the column name is used instead.
     """
     if not comment or not comment.strip():
         return None

@@ -125,7 +125,7 @@ class RelatedQuestions:
         if a.name.lower() == b.name.lower():
             return
         fk = own.pairs[0][0]
-        self.add(  # "How many dorms have some amenity?": the distinct references in the link table
+        self.add(  # "How many clubs have some event?": the distinct references in the link table
             f"How many {a.names.plural} have at least one {b.names.singular}?",
             f"SELECT COUNT(DISTINCT {self.m.col(fk)}) FROM {self.m.table_sql(own.child)}",
             "link-exists",

@@ -62,7 +62,7 @@ def snake(text: str) -> str:
 
 
 def qualified_label(table: Table, col: Column) -> str:
-    """``region`` of a district -> "district region" (unless the label already names the table)."""
+    """``region`` of a city -> "city region" (unless the label already names the table)."""
     singular = table.names.singular
     head = singular.lower().split()[-1:] or [""]
     if singular.lower() in col.label.lower() or head[0] in col.label.lower().split():
@@ -527,7 +527,7 @@ class TemplateDrafter:
                 )
 
     def two_hop(self, j1: Join, j2: Join) -> None:
-        """child -> parent -> grandparent (loan -> account -> district)."""
+        """child -> parent -> grandparent (order -> member -> city)."""
         m = self.m
         c, p, g = j1.child, j1.parent, j2.parent
         if g is c or c is p or p is g or sum(1 for k in m.joins if k.child is c and k.parent is p) > 1:

@@ -148,7 +148,7 @@ def _from_snapshot(col: Mapping[str, Any], v: SqlValue) -> str | None:
         named = entity_from_name(comment)
         if named:
             return named
-        # a short comment names the column's meaning: "district name", "IATA code"
+        # a short comment names the column's meaning: "city name", "ISBN code"
         words = comment.strip().rstrip(".").split()
         if len(words) <= 3 and all(re.fullmatch(r"[A-Za-z][A-Za-z-]*", w) for w in words):
             first = words[0]

@@ -248,7 +248,7 @@ def one_number(question: str, q_tokens: set[str], tpl: Any) -> str | None:
 
 def extra_measure(question: str, q_tokens: set[str], tpl: Any) -> str | None:
     """A reason when the question asks for a count besides the measure the template computes ("How
-    many students live in each city and what are their average ages?" against the average alone);
+    many members live in each city and what are their average ages?" against the average alone);
     "the average number of X" is one measure, not two."""
     t_ops = tpl.token_set
     if "__count" not in q_tokens or "__count" in t_ops or not (t_ops & {"__avg", "__sum"}):

@@ -152,7 +152,7 @@ def compatibility(entity: Entity, slot: Slot) -> float:
                 own = own_column_reading(lv, slot)
                 if own is not None:  # as close on the slot's own column ("Oak" a wood and a street name)
                     return 1.0 if own.distance <= lv.distance + 1e-9 else 0.95
-                # same column name on another table (district.a2 vs a join alias): type words decide
+                # same column name on another table (city.name vs a join alias): type words decide
                 if lv.column_key.split(".")[-1] == slot.column.split(".")[-1]:
                     return 0.8
                 return 0.0

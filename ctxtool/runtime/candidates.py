@@ -40,7 +40,7 @@ MASK = "something"
 
 def masked(text: str, spans: list[tuple[int, int]], mask: str = MASK) -> str:
     """``text`` with each value span replaced by a neutral word, so that a question and a template
-    that differ only in their values ("... in Sumperk?" / "... in Hl.m. Praha?") read the same."""
+    that differ only in their values ("... in Leeds?" / "... in New York City?") read the same."""
     out, last = [], 0
     for a, b in sorted(spans):
         if a < last:

@@ -1,7 +1,7 @@
 """Templates and facets prepared for matching: their phrasings, slots (what each placeholder wants)
 and the tables they read.
 
-A slot's wish comes from three places: the manifest type (``a given district name``), the value the
+A slot's wish comes from three places: the manifest type (``a given city name``), the value the
 example used (a date, a number, a year or text, recovered by aligning the intent with the
 parameterized intent, or the SQL with the parameterized SQL) and the column the placeholder is
 compared with in the SQL.
@@ -24,7 +24,7 @@ from ctxtool.runtime.content import content_tokens
 class Slot:
     key: str  # "1", "2" ... (placeholder number, or position of the ``?``)
     kind: str  # "text" | "number" | "year" | "date"
-    type_label: str  # manifest type ("district name"), "" when unknown
+    type_label: str  # manifest type ("city name"), "" when unknown
     column: str | None  # "table.column" compared with the placeholder
     example: Any  # the value of the example question/SQL, as a Python value
     operator: str | None = None

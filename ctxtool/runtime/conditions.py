@@ -215,7 +215,7 @@ def _read_alike(a: str, b: str) -> bool:
         return True
     wa, wb = set(a.split()), set(b.split())
     if wa <= wb or wb <= wa:
-        return True  # "Praha" for 'Hl.m. Praha': the words the question wrote are the value's
+        return True  # "York" for 'New York City': the words the question wrote are the value's
     prefix = len(os.path.commonprefix([a, b]))
     return prefix >= 4 and prefix >= 0.7 * min(len(a), len(b))
 

@@ -79,7 +79,7 @@ MIN_LEAD = 0.12
 CLEAR_LEAD = 0.3
 LEAD_CREDIT = 0.1
 VERBATIM = 0.95  # the encoder's cosine of a question and a wording that say the same
-# a near-duplicate whose wording says more than the question asks ("the student ids and hours
+# a near-duplicate whose wording says more than the question asks ("the member ids and hours
 # played" against "the game ids and hours played" for "ids and hours played for each game") while
 # explaining nothing more of the question is no rival reading: DOMINATED_LEAD ahead of such rivals
 # is enough (on the kit: +5 and +6 covered on the even and odd databases, no wrong answer more)

@@ -165,7 +165,7 @@ def _spelling_distance(phrase: str, value: Any) -> float:
         return 0.0
     a, b = phrase.casefold(), value.casefold()
     if re.search(r"(?<!\w)" + re.escape(a) + r"(?!\w)", b):
-        return 0.0  # words of the value ("Praha" of "Hl.m. Praha"): the search's measure decides
+        return 0.0  # words of the value ("York" of "New York City"): the search's measure decides
     return 1.0 - SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
@@ -309,7 +309,7 @@ class ValueLinker:
 
 
 def descriptor_tokens(link: LinkedValue) -> set[str]:
-    """Words a linked value stands for: its concept type and column ("District Name", district.a2)."""
+    """Words a linked value stands for: its concept type and column ("City Name", city.name)."""
     words = set(content_tokens(link.concept_type))
     table, _, column = link.column_key.partition(".")
     words |= set(content_tokens(table.replace("_", " ")))

@@ -5,8 +5,8 @@ The question's values (linked values, numbers, dates, quoted strings) are set as
 content words are scored against each candidate template's wordings (from the inverted index) in
 both directions, IDF-weighted: how much of the question the template (plus facets, plus what the
 values stand for) explains, and how much of the template the question asks for. Slots are filled by
-values of a compatible kind (a year slot takes a year, a district-name slot a value linked on
-``district.A2``); a template with an unfillable slot is out, and a value the question states that
+values of a compatible kind (a year slot takes a year, a city-name slot a value linked on
+``city.name``); a template with an unfillable slot is out, and a value the question states that
 neither the template nor a facet uses lowers the confidence sharply, because silently dropping a
 condition is how wrong answers happen.
 """
@@ -107,7 +107,7 @@ class Candidate:
 
 
 def _asks_who_has_the_most(question: str) -> bool:
-    """ "... with the most students", "... has the smallest GDP": an extreme word right after
+    """ "... with the most members", "... has the smallest GDP": an extreme word right after
     "with the" / "has the" asks for the one that has it."""
     return any(_EXTREME & set(content_tokens(m.group(1))) for m in _WHO_HAS_THE.finditer(question))
 
@@ -136,11 +136,11 @@ class Matcher:
         self.template_index = ItemIndex(templates)
         self.facet_index = ItemIndex(facets)
         self.k = candidates
-        # the words that name what a query is about: its tables ("loans" -> loan), for the entity check
+        # the words that name what a query is about: its tables ("orders" -> order), for the entity check
         self.table_words = {t: set(table_words(t)) for item in templates + facets for t in item.tables}
         self.entity_words: set[str] = set().union(*self.table_words.values()) & self.index.vocabulary()
         # the words of the columns the set's queries read: a question naming one the template does not
-        # read asks for something else ("the number of students in one classroom")
+        # read asks for something else ("the number of books on one shelf")
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
         self._returned: dict[int, set[str]] = {}
@@ -470,12 +470,12 @@ class Matcher:
             elif wanted and tpl.reads.order not in wanted and "__desc" not in t_ops and "__asc" not in t_ops:
                 factors["order"] = OPPOSITE
                 reasons.append("the question asks for the opposite order")
-            # "the advisor with the most students" asks for who, not for how many: a template that
+            # "the author with the most books" asks for who, not for how many: a template that
             # returns one aggregate value does not name the one with the most
             if tpl.reads.value_only and _asks_who_has_the_most(question):
                 factors["who"] = VALUE_FOR_WHO
                 reasons.append("the question asks which one has the most, the template returns a value")
-            # the question names an entity (table) the template neither reads nor says: "average loan
+            # the question names an entity (table) the template neither reads nor says: "average order
             # amount" is not answered by "average balance of transactions", however alike the measure
             tpl_words: set[str] = set().union(*(self.table_words.get(t, set()) for t in tpl.tables))
             other = (q_set & self.entity_words) - explained - tpl_words

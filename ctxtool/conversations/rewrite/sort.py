@@ -1,4 +1,4 @@
-"""Sort: "sort by district name", "lowest first", "reverse the order": change the ORDER BY (a top-N is
+"""Sort: "sort by city name", "lowest first", "reverse the order": change the ORDER BY (a top-N is
 wrapped first, so re-sorting keeps the same rows)."""
 
 from __future__ import annotations

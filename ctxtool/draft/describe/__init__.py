@@ -1,10 +1,10 @@
 """Write what a SQL query asks, in words, from its sqlglot tree.
 
-"Count of accounts with a loan in the district with district name 'Hl.m. Praha'" comes from
-``SELECT COUNT(*) FROM account JOIN loan ... JOIN district ... WHERE district."A2" = 'Hl.m. Praha'``:
+"Count of members with an order in the city with city name 'New York City'" comes from
+``SELECT COUNT(*) FROM member JOIN orders ... JOIN city ... WHERE city."C2" = 'New York City'``:
 the projection gives the head (count, total, average, the columns listed), ``GROUP BY`` gives "for
-each ...", joins to child tables give "with a loan", conditions give "with status 'A'" (on the main
-table) or "in the district with ..." (on a joined table), and ``ORDER BY ... LIMIT`` gives "the 10 ...
+each ...", joins to child tables give "with an order", conditions give "with status 'A'" (on the main
+table) or "in the city with ..." (on a joined table), and ``ORDER BY ... LIMIT`` gives "the 10 ...
 with the highest ...". Values are kept concrete so that ``parameterize`` can align them.
 
 The same scope resolution fills the placeholders of workload digests with values from the profile.
@@ -140,7 +140,7 @@ class Describer(Conditions, Select):
             referenced(self.m, c) is ls.order[0] or c.name == lc.name
             for c, lc in zip(rcols, lcols, strict=True)
         ):
-            # SELECT id FROM student EXCEPT SELECT stuid FROM has_allergy: students with no allergy
+            # SELECT id FROM member EXCEPT SELECT memid FROM has_badge: members with no badge
             end = other_end(self.m, rcols[0].table, {ls.order[0].name.lower()})
             extra = [end or rcols[0].table]
         else:

@@ -1,5 +1,5 @@
 """Conditions, aggregates and subqueries in words: "with capacity above 300", "the average age of
-singers", "without any schedules", "with age above the average age of singers"."""
+members", "without any schedules", "with age above the average age of members"."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ctxtool.runtime.text import lemma
 
 def referenced(model: Model, col: Column) -> Table | None:
     """The table a (one-column) reference points to: by a foreign key, or, where none is declared,
-    the other table whose key has the column's name (``dormid`` -> dorm)."""
+    the other table whose key has the column's name (``shelfid`` -> shelf)."""
     for j in model.joins:
         if j.child is col.table and len(j.pairs) == 1 and j.pairs[0][0] is col and j.parent is not col.table:
             return j.parent
@@ -35,9 +35,9 @@ def referenced(model: Model, col: Column) -> Table | None:
 
 
 def other_end(model: Model, table: Table, besides: set[str] = frozenset()) -> Table | None:
-    """For a table that references two others (a link table, has_allergy between students and
+    """For a table that references two others (a link table, book_author between books and
     allergy types), the one it references other than ``besides`` (names, lower-case): what a person
-    names when counting or excluding its rows ("students with an allergy"). None for other tables."""
+    names when counting or excluding its rows ("books with an author"). None for other tables."""
     refs: list[Table] = []
     own = 0  # columns that are not references: a link table has at most one (a date, a room)
     for c in table.columns:
@@ -211,7 +211,7 @@ def _same_rows(outer: exp.Select, inner: exp.Expression) -> bool:
 
 def merged_label(table: Table, col: Column, label: str | None = None) -> str:
     """A column of another table named with its table, the word they share said once: "amenity
-    name" of a dorm amenity -> "dorm amenity name"; "region" of a district -> "district region"."""
+    name" of a club event -> "club event name"; "region" of a city -> "city region"."""
     own = label or col.label
     singular = table.names.singular
     if own.lower().startswith(singular.lower()) or singular.lower() in own.lower():
@@ -268,7 +268,7 @@ class Conditions:
     def compared_to_subquery(
         self, scope: Scope, left: exp.Expression, cls: type, sub: exp.Expression
     ) -> tuple[Table | None, str]:
-        """``age > (SELECT AVG(age) ...)`` -> "with age above the average age of singers";
+        """``age > (SELECT AVG(age) ...)`` -> "with age above the average age of members";
         ``age = (SELECT MIN(age) ...)`` -> "with the lowest age"."""
         col = scope.column(left)
         label = self.label(scope, col, left)
@@ -351,7 +351,7 @@ class Conditions:
                 counted = scope.bottom() if scope.select.args.get("group") is not None else None
                 counted = counted or main  # (a GROUP BY of a join counts the rows of its bottom table)
                 if counted is not None:
-                    # the rows of a link table counted: the things at its other end ("students")
+                    # the rows of a link table counted: the things at its other end ("books")
                     used = {
                         c.name.lower()
                         for k in ("group", "where")

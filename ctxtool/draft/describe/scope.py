@@ -19,7 +19,7 @@ class Edge:
 
 def key_strength(col: Column) -> int:
     """How surely the column identifies its table's rows: 2 for its one-column primary key or (where
-    none is declared) a column named ``id`` or after its table (``dormid`` of ``dorm``), 1 for a
+    none is declared) a column named ``id`` or after its table (``shelfid`` of ``shelf``), 1 for a
     first column named like an id (ids come first), else 0."""
     if col.table.primary_key:
         return 2 if col.in_pk and len(col.table.primary_key) == 1 else 0

@@ -207,7 +207,7 @@ class Select:
                         if c is col:
                             plain[k] = many[k] = col.table.names.singular
                 elif col is not None and key_strength(col) == 2:
-                    group_labels.append(col.table.names.singular)  # GROUP BY dorm.id: "for each dorm"
+                    group_labels.append(col.table.names.singular)  # GROUP BY shelf.id: "for each shelf"
                     entity_groups = True
                 else:
                     label = self.label(scope, col, g)
@@ -426,7 +426,7 @@ class Select:
             if table is role and not words:
                 continue  # the rows are named by it
             if not words and self._link_ends_in(scope, table):
-                continue  # said by the table at its other end ("students in the dorm ...")
+                continue  # said by the table at its other end ("books on the shelf ...")
             if across and not groups_on_it:
                 if not words:
                     phrase = f"with {_article(table.names.singular)} {table.names.singular}"
@@ -437,9 +437,9 @@ class Select:
                 parts.append((first.get(table, -1), phrase))
             elif is_child and not groups_on_it:
                 end = other_end(self.m, table, {t.name.lower() for t in scope.order})
-                one = (end or table).names.singular  # students with a lives_in row: "with a dorm"
+                one = (end or table).names.singular  # books with a placed_on row: "with a shelf"
                 if not words and (end or table).names.plural in head + having_words:
-                    continue  # "How many dorm amenities ... for each dorm": counted, so there
+                    continue  # "How many club events ... for each club": counted, so there
                 phrase = f"with {_article(one)} {one}"
                 parts.append(
                     (first.get(table, -1), phrase + (" " + _join_conditions(words) if words else ""))
@@ -500,7 +500,7 @@ class Select:
 
     def _bridges(self, scope: Scope) -> dict[str, set[str]]:
         """The query's tables that reference two others of the query (a link table such as
-        lives_in between students and dorms): name -> the names of the tables they join."""
+        placed_on between books and shelves): name -> the names of the tables they join."""
         out: dict[str, set[str]] = {}
         for t in scope.order:
             ends = {j.parent.name for j in scope.joins if j.child is t}
@@ -510,7 +510,7 @@ class Select:
         return out
 
     def _across_link(self, scope: Scope, main: Table | None, table: Table) -> bool:
-        """``table`` is joined to ``main`` through a link table of the query (students and dorms
+        """``table`` is joined to ``main`` through a link table of the query (books and shelves
         through lives_in)."""
         if main is None or table is main:
             return False

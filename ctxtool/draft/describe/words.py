@@ -79,7 +79,7 @@ def _conjuncts(node: exp.Expression) -> list[exp.Expression]:
 
 
 def _shared_owner(aggs: list[str]) -> list[str]:
-    """ "Average age of singers", "Highest age of singers" -> "Average age", "highest age of singers":
+    """ "Average age of members", "Highest age of members" -> "Average age", "highest age of members":
     the owner said once, at the end."""
     owners = {a.rsplit(" of ", 1)[-1] for a in aggs if " of " in a}
     if len(aggs) > 1 and len(owners) == 1 and all(" of " in a for a in aggs):
