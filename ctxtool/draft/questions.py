@@ -12,6 +12,7 @@ with its parent. How it is said comes from :mod:`ctxtool.draft.phrasing`.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import Column, Model, Table
@@ -111,14 +112,9 @@ class QuestionDrafter(RelatedQuestions):
                 )
         name = names[0] if len(names) == 1 else None
         if name is not None and (values := m.values(name, 1)):
-            v = values[0]
-            for c in [c for c in shown if c is not name][:MAX_LOOKUPS]:
-                self.add(
-                    f"What {agreeing_verb(c.label)} the {c.label} of the {s} named {say(v, name)}?",
-                    f"SELECT {m.col(c)} FROM {nsrc} WHERE {m.col(name)} = {m.literal(v, name)}",
-                    "lookup-column",
-                    t,
-                )
+            self.lookups(
+                t, name, values[0], shown, f"the {s} named {say(values[0], name)}", nsrc, "lookup-column"
+            )
         self.lookups_by_code(t, names, shown)
         for meas in measures(t):
             mc = m.col(meas)
@@ -355,11 +351,19 @@ class QuestionDrafter(RelatedQuestions):
         if key in names or not natural_key(key) or key.category != "text" or not (values := m.values(key, 1)):
             return
         v = values[0]
-        for c in [c for c in shown if c is not key][:MAX_LOOKUPS]:
+        said = f"the {t.names.singular} with {key.label} {say(v, key)}"
+        self.lookups(t, key, v, shown, said, m.table_sql(t), "lookup-by-code")
+
+    def lookups(
+        self, t: Table, by: Column, v: Any, shown: list[Column], said: str, src: str, family: str
+    ) -> None:
+        """ "What is the C of <said>?" for the first shown columns, the row picked by ``by = v``."""
+        m = self.m
+        for c in [c for c in shown if c is not by][:MAX_LOOKUPS]:
             self.add(
-                f"What {agreeing_verb(c.label)} the {c.label} of the {t.names.singular} with {key.label} {say(v, key)}?",
-                f"SELECT {m.col(c)} FROM {m.table_sql(t)} WHERE {m.col(key)} = {m.literal(v, key)}",
-                "lookup-by-code",
+                f"What {agreeing_verb(c.label)} the {c.label} of {said}?",
+                f"SELECT {m.col(c)} FROM {src} WHERE {m.col(by)} = {m.literal(v, by)}",
+                family,
                 t,
             )
 
