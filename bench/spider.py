@@ -227,6 +227,7 @@ def candidate_features(rt: Runtime, case: dict[str, Any]) -> list[dict[str, Any]
             "checks": c.checks,
             "score": c.evidence,
             "confidence": c.score,
+            "reasons": list(c.reasons),
         }
         for c in cands
     ]
