@@ -244,3 +244,82 @@ def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
 
     assert ask(2) == 1.0
     assert ask(3) == 0.5  # another number: a condition the template leaves out
+
+
+# -- operator words said in other words ------------------------------------------------------------
+BOATS = "SELECT name FROM boat WHERE length > (SELECT avg(length) FROM boat)"
+
+
+def _reworded(question: str, sql: str, nl: str):
+    matcher, cand = _matcher_and_candidate(question, sql, nl)
+    before = (cand.evidence, list(cand.unexplained), list(cand.missing))
+    reword(cand, matcher.question_tokens(question, []), matcher, question)
+    return before, cand
+
+
+def test_a_size_adjective_with_its_degree_is_the_comparison_in_that_direction():
+    (ev, unexplained, _), cand = _reworded(
+        "Which boats are longer than average?", BOATS, "Which boats have a length greater than the average?"
+    )
+    assert "__comparative" in unexplained and cand.evidence > ev
+    assert "__comparative" not in cand.unexplained and "__gt" not in cand.missing
+
+
+def test_a_size_adjective_in_the_other_direction_is_no_rewording():
+    sql = BOATS.replace(">", "<")
+    (ev, _, _), cand = _reworded(
+        "Which boats are longer than average?", sql, "Which boats have a length lower than the average?"
+    )
+    assert "__comparative" in cand.unexplained and cand.evidence <= ev
+
+
+def test_the_template_s_cheapest_is_the_question_s_lowest():
+    sql = "SELECT name FROM boat ORDER BY price LIMIT 1"
+    (ev, _, _), cand = _reworded(
+        "What is the name of the boat with the lowest price?", sql, "What is the name of the cheapest boat?"
+    )
+    assert cand.evidence > ev and "__min" not in cand.unexplained and "cheap" not in cand.missing
+
+
+def test_the_lowest_age_is_the_template_s_youngest():
+    sql = "SELECT name FROM sailor ORDER BY age ASC LIMIT 1"
+    (ev, _, _), cand = _reworded(
+        "Give the name of the sailor with the lowest age.", sql, "What is the name of the youngest sailor?"
+    )
+    assert cand.evidence > ev and "age" not in cand.unexplained and "__max_date" not in cand.missing
+
+
+def test_an_end_of_another_column_is_not_the_template_s_latest():
+    sql = "SELECT name FROM sailor WHERE hired = (SELECT max(hired) FROM sailor)"
+    (ev, _, _), cand = _reworded("Which sailor has the most boats?", sql, "Which sailor was hired latest?")
+    assert "__max" in cand.unexplained
+
+
+def test_different_of_a_grouping_and_how_many_of_its_count():
+    sql = "SELECT rig, count(*) FROM boat GROUP BY rig"
+    (ev, unexplained, _), cand = _reworded(
+        "What are the different rigs and how many boats have each?",
+        sql,
+        "Show each rig and the number of boats with it.",
+    )
+    assert "__distinct" in unexplained and "__distinct" not in cand.unexplained and cand.evidence > ev
+
+
+def test_pronouns_are_no_condition():
+    sql = "SELECT T1.name, count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner_id GROUP BY T1.id"
+    (ev, _, missing), cand = _reworded(
+        "Show the name of each sailor and the number of boats.",
+        sql,
+        "Show the name of each sailor and the number of boats he or she owns.",
+    )
+    assert {"he", "she"} <= set(missing) and not {"he", "she"} & set(cand.missing) and cand.evidence > ev
+
+
+def test_no_function_word_is_credited_while_an_operator_word_is_left():
+    sql = "SELECT name FROM sailor ORDER BY wage DESC LIMIT 1"
+    (ev, _, _), cand = _reworded(
+        "Give all information regarding sailors, from least to most paid.",
+        sql,
+        "Who is the sailor with the highest wage?",
+    )
+    assert "regard" in cand.unexplained
