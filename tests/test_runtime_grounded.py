@@ -207,3 +207,24 @@ def test_more_than_n_things_of_a_template_comparing_counts_is_a_count():
     assert implied_ops(q, t, sql_realizes(having)) == {"__count"}
     plain = "SELECT club FROM sailor WHERE age > $1"
     assert implied_ops(q, t, sql_realizes(plain)) == set()
+
+
+def test_each_at_the_end_of_a_phrase_is_the_thing_named_before():
+    from ctxtool.runtime.grounding import lists_each
+
+    words = {"sailor": {"sailor"}, "boat": {"boat"}}
+    rows = _tpl("SELECT name, rating FROM sailor ORDER BY name")
+    q = "What are the names of all the sailors, as well as the ratings of each, ordered alphabetically?"
+    assert lists_each(q, Candidate(rows, 0, 0.6, {}), words)
+    other = "What are the names of all the boats, as well as the ratings of each?"
+    assert not lists_each(other, Candidate(rows, 0, 0.6, {}), words)
+
+
+def test_an_aggregate_word_that_names_a_column_asks_for_no_group():
+    from ctxtool.runtime.grounding import lists_each
+
+    words = {"sailor": {"sailor"}}
+    rows = _tpl("SELECT name, total_wins FROM sailor ORDER BY total_wins")
+    q = "What is the total wins record for each sailor, sorted ascending?"
+    assert lists_each(q, Candidate(rows, 0, 0.6, {}), words)
+    assert not lists_each("What is the average wins for each sailor?", Candidate(rows, 0, 0.6, {}), words)

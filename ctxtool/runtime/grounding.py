@@ -230,23 +230,34 @@ def regrounded(question: str, entities: list[Any], c: Any, q_set: set[str]) -> N
 
 
 _EVERY = re.compile(r"\b(?:each|every)\s+(?:one\s+)?(?:of\s+(?:the\s+)?)?([a-z][\w-]*)", re.I)
+_EACH_BACK = re.compile(r"\b(?:of|for|in)\s+(?:each|every)\s*(?:[,.;?!]|$)", re.I)
+
+
 _GROUPING_REASON = "the question asks per group, the template does not group"
 
 
 def lists_each(question: str, cand: Any, table_words: dict[str, set[str]]) -> bool:
     """ "the score of every player whose score is lower than average", "the access counts of each
     document": "each X" of a template that returns rows of X (one per X already) with every aggregate
-    the question says computed or stated by the template too lists the X, it asks for no groups."""
+    the question says computed or stated by the template too lists the X, it asks for no groups.
+    A bare "of each" at the end of a phrase is the thing named before it, and an aggregate word that
+    names a column ("the total horses" of a total_horses column) is no aggregate (on the kit: 3 more
+    covered, no wrong answer more)."""
     tpl = cand.template
     if tpl.reads.value_only or tpl.reads.grouped:
         return False
     named = [set(content_tokens(w)) for w in _EVERY.findall(question)]
+    own: set[str] = set().union(*(table_words.get(t, set()) for t in tpl.tables)) if tpl.tables else set()
+    back = None if named else _EACH_BACK.search(question)
+    if back:  # "the names of the documents and the access counts of each": the thing named before
+        named = [own & set(content_tokens(question[: back.start()]))]
     if not named:
         return False
-    own: set[str] = set().union(*(table_words.get(t, set()) for t in tpl.tables)) if tpl.tables else set()
     if not all(n and n <= own for n in named):
         return False
     q_aggs = set(content_tokens(question)) & {"__count", "__avg", "__sum", "__max", "__min"}
+    # "the total horses" of a total_horses column, "the number of sales" of a sales column
+    q_aggs -= _named_measures(question, tpl.sql, q_aggs, sql_realizes(tpl.sql), tpl.column_words)
     said = set(tpl.token_set) | set(sql_realizes(tpl.sql))
     if "one end" in said or "end" in said:
         said |= {"__max", "__min"}

@@ -42,6 +42,7 @@ from ctxtool.runtime.grounding import (
     counted_measures,
     grounded_operators,
     implied_ops,
+    lists_each,
     sql_realizes,
 )
 from ctxtool.runtime.rescore import raise_words, set_factor
@@ -399,6 +400,9 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
             q_done |= b if flip else a
             t_done |= a if flip else b
         q_done |= sql_said_ops(set(cand.unexplained) - q_done, tpl, set(q_tokens))
+        # "each X" of a template that lists the X, one row each (ctxtool.runtime.grounding.lists_each)
+        if "__each" in cand.unexplained and lists_each(question, cand, getattr(matcher, "table_words", {})):
+            q_done.add("__each")
     # a question operator word left unexplained asks something else: no function word is credited
     if any(t.startswith("__") and t not in q_done for t in cand.unexplained):
         q_done -= function
