@@ -22,7 +22,7 @@ def agreement(question: str, wording: str, sql: str) -> float:
 
 def test_what_the_sql_computes():
     assert sql_realizes("SELECT name FROM boat ORDER BY length DESC LIMIT 1") == {"end", "one end"}
-    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC") == {"end"}
+    assert sql_realizes("SELECT name FROM boat ORDER BY length DESC") == {"end", "listed desc"}
     assert sql_realizes("SELECT count(*) FROM boat WHERE length >= 3") == {"range", "__count"}
     assert sql_realizes("SELECT name FROM boat WHERE owner <> 'a > b'") == {"negation"}
     assert sql_realizes("SELECT avg(length), sum(width) FROM boat") == {"__avg", "__sum"}
@@ -228,3 +228,36 @@ def test_an_aggregate_word_that_names_a_column_asks_for_no_group():
     q = "What is the total wins record for each sailor, sorted ascending?"
     assert lists_each(q, Candidate(rows, 0, 0.6, {}), words)
     assert not lists_each("What is the average wins for each sailor?", Candidate(rows, 0, 0.6, {}), words)
+
+
+def test_a_comparison_said_around_its_measure():
+    assert content_tokens("boats more expensive than 500") == ["boat", "expensiv", "__gt", "500"]
+    assert content_tokens("clubs with fewer sailors than average") == ["club", "sailor", "__lt", "__avg"]
+    assert "__gt" in content_tokens("more than 5 boats")
+
+
+def test_an_end_the_wording_states_of_rows_listed_in_that_order():
+    from ctxtool.runtime.grounding import listed_ends
+
+    listed = sql_realizes("SELECT name FROM race ORDER BY held DESC")
+    q, t = (
+        ops("the names of the races in descending order of date"),
+        ops("the races from the most recent one"),
+    )
+    assert listed_ends(q, t, listed)[1] == t - {"__max_date"}
+    assert (
+        agreement(
+            "the names of the races in descending order of date",
+            "the races from the most recent one",
+            "SELECT name FROM race ORDER BY held DESC",
+        )
+        == 1.0
+    )
+    # one row is not a list, and the other order is another list
+    one = sql_realizes("SELECT name FROM race ORDER BY held DESC LIMIT 1")
+    assert listed_ends(q, t, one)[1] == t
+    assert listed_ends(ops("races in ascending order of date"), t, listed)[1] == t
+    # the question's own end of a list ("the one with the greatest X") stays an end
+    assert listed_ends(
+        ops("the race with the latest date"), ops("races in descending order of date"), listed
+    )[0] == ops("the race with the latest date")

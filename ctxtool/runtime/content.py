@@ -91,6 +91,11 @@ _ORDERED = re.compile(
 )
 
 
+# "more expensive than", "more students than": a comparison said around its measure (as "more than")
+_MORE_X_THAN = re.compile(r" (more|less|fewer) (?!(?:or|and|of|than|the|a|an) )([a-z]+) than ")
+_MORE_OP = {"more": "__gt", "less": "__lt", "fewer": "__lt"}
+
+
 def _canonical_text(text: str) -> str:
     text = _WHERE.sub("location", _relative_which(text))
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
@@ -106,6 +111,7 @@ def _canonical_text(text: str) -> str:
     low = _YEARS_OLD.sub(" old ", low)  # "20 years old" says an age, not a year
     low = _AMOUNT_OF_UNITS.sub(r" \1 ", low)  # "the number of hours" is an amount of time, no count
     low = _ORDERED.sub("__order", low)
+    low = _MORE_X_THAN.sub(lambda m: f" {m.group(2)} {_MORE_OP[m.group(1)]} ", low)
     low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
     low = _COMPOUND_NUMBER.sub(
         lambda m: m.group(0) if _counting(m.group(1)) else f"{m.group(1)} numeral{m.group(2)} ", low

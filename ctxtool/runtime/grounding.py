@@ -39,6 +39,8 @@ _LIMITED = re.compile(r"\blimit\s+(?:\d+|\$\d+|%s|\?)", re.I)
 _MIN_MAX = re.compile(r"\b(?:min|max)\s*\(", re.I)
 _COMPARE = re.compile(r"(?<![<>!=])(?:<=|>=|<|>)(?![<>=])|\bbetween\b", re.I)
 _HAVING_COUNT = re.compile(r"\bhaving\s+count\s*\(", re.I)
+# the outermost ORDER BY's first key and whether it is descending
+_LISTED = re.compile(r"\border\s+by\s+[\w.\"()*]+(?:\s+(desc)\b|\s+asc\b)?(?![^(]*\))", re.I)
 _NEGATES = re.compile(r"\bnot\b|\bexcept\b|!=|<>", re.I)
 _CALLS = {
     "__count": re.compile(r"\bcount\s*\(", re.I),
@@ -59,12 +61,35 @@ def sql_realizes(sql: str) -> frozenset[str]:
         out.add("one end")  # an ORDER BY alone lists every row: no "the latest" one
     if _COMPARE.search(bare):
         out.add("range")
+    listed = _LISTED.search(bare)
+    if listed and not _LIMITED.search(bare):  # rows listed in an order: "from the most recent one"
+        out.add("listed desc" if listed.group(1) else "listed asc")
     if _NEGATES.search(bare):
         out.add("negation")
     if _HAVING_COUNT.search(bare):
         out.add("counted")  # the groups' counts compared
     out |= {tok for tok, call in _CALLS.items() if call.search(bare)}
     return frozenset(out)
+
+
+def listed_ends(
+    question_ops: set[str], template_ops: set[str], realized: frozenset[str]
+) -> tuple[set[str], set[str]]:
+    """An end a wording states of rows its SQL lists in that order ("starting from the most recent
+    one") is the question's "in descending order": no end of the template. (Not the other way: "the
+    one with the greatest X" asks for one row, not a list in descending order of X.)"""
+    t = set(template_ops)
+    for tok in template_ops - question_ops:
+        axis, d = _AXES.get(tok, ("", 0))
+        way = "desc" if d > 0 else "asc"
+        if (
+            axis in ("extreme", "recency")
+            and d
+            and f"listed {way}" in realized
+            and f"__{way}" in question_ops
+        ):
+            t.discard(tok)
+    return set(question_ops), t
 
 
 def grounded_ops(
@@ -85,6 +110,7 @@ def grounded_ops(
         axis = _AXES.get(tok, ("", 0))[0]
         return _FAMILY.get(axis) in realized if axis in _FAMILY else True
 
+    question_ops, template_ops = listed_ends(question_ops, template_ops, realized)
     q_axes = {_AXES[t][0] for t in question_ops if t in _AXES}
     # "the last names" against "the first names": words on one axis both sides state still differ
     t_ops = {t for t in template_ops if kept(t) or t in question_ops or _AXES.get(t, ("", 0))[0] in q_axes}
