@@ -123,12 +123,19 @@ def lead(best: Any, cands: Sequence[Any]) -> float:
     spelled otherwise: :func:`ctxtool.runtime.equivalence.same_query`), taken alone (a template
     plus facets may compose the very condition ``best`` states: it is the same reading, not a rival;
     two such candidates still within 0.02 are asked back)."""
-    other = [
-        c.score
-        for c in cands
-        if c is not best and not c.facets and not same_query(c.template.sql, best.template.sql)
-    ]
+    other = [c.score for c in cands if rival(best, c)]
     return best.score - max(other, default=0.0)
+
+
+def rival(best: Any, c: Any) -> bool:
+    """Whether ``c`` is another reading of the question than ``best``: another template, taken alone,
+    with other SQL, that the question does not tell apart (:mod:`ctxtool.runtime.rivals`)."""
+    return (
+        c is not best
+        and not c.facets
+        and c.template.index not in getattr(best, "apart", ())
+        and not same_query(c.template.sql, best.template.sql)
+    )
 
 
 def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: bool) -> bool:
@@ -142,14 +149,7 @@ def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: boo
     # a question in the template's own words, the same sentence to the encoder, is that template
     # however close its neighbours ("Which 5 playlists have the most tracks?" and its reverse)
     if margin < MIN_LEAD and not verbatim(best):
-        close = [
-            c
-            for c in cands
-            if c is not best
-            and not c.facets
-            and not same_query(c.template.sql, best.template.sql)
-            and c.score > best.score - MIN_LEAD
-        ]
+        close = [c for c in cands if rival(best, c) and c.score > best.score - MIN_LEAD]
         if margin < DOMINATED_LEAD or not all(dominates(best, c) for c in close):
             return False
     clean = best.checks >= 0.999

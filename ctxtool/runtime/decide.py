@@ -42,6 +42,7 @@ def choose(
         for c in cands[1:]
         if c.score >= best.score - TIE
         and not same_query(c.template.sql, best.template.sql)
+        and c.template.index not in best.apart
         and not reads_apart(best, c)
     ]
     if rivals:

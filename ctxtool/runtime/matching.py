@@ -105,6 +105,7 @@ class Candidate:
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
+    apart: set[int] = field(default_factory=set)  # templates the question tells apart (rivals.py)
 
 
 def _asks_who_has_the_most(question: str) -> bool:
