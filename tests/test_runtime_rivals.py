@@ -73,3 +73,11 @@ def test_a_tie_with_a_rival_the_question_decides_against_is_not_asked_back():
     assert choose([best, tie], [], "postgres", lambda c: "planned", ans) is None
     separate(question, set(content_tokens(question)), [best, tie])
     assert choose([best, tie], [], "postgres", lambda c: "planned", ans) == "planned"
+
+
+def test_what_a_count_or_a_sum_adds_up_is_what_the_question_counts():
+    beds = "SELECT sum(beds) FROM rooms WHERE bed_type = $1"
+    rooms = "SELECT count(*) FROM rooms WHERE bed_type = $1"
+    assert _decided("Find the total number of king beds.", beds, rooms)
+    assert _decided("How many rooms have a king bed?", rooms, beds)
+    assert not _decided("How many rooms have a king bed?", beds, rooms)

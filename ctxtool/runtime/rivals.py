@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ctxtool.runtime.answershape import counted_words, name_words
 from ctxtool.runtime.content import content_tokens
 
 __all__ = ["decided_against", "separate"]
@@ -24,8 +25,14 @@ _LT = re.compile(r"<(?![>=])|<=")
 _GT = re.compile(r"(?<![<-])>(?!=)|>=")
 # comparison words of the question, as content tokens, by the end they point to
 # ("younger" and "older" read as the age itself: not here)
-_SMALLER = frozenset(content_tokens("fewer smaller lower shorter cheaper earlier below")) | {"__lt", "__lte"}
-_LARGER = frozenset(content_tokens("greater larger bigger higher longer later above")) | {"__gt", "__gte"}
+_SMALLER = frozenset(content_tokens("less fewer smaller lower shorter cheaper earlier below")) | {
+    "__lt",
+    "__lte",
+}
+_LARGER = frozenset(content_tokens("more greater larger bigger higher longer later above")) | {
+    "__gt",
+    "__gte",
+}
 _OR = re.compile(r"\bor\b", re.I)
 # words every thing has: a question naming one does not say which of two columns it wants
 _GENERIC = frozenset(content_tokens("name id"))
@@ -40,6 +47,20 @@ def _returned(tpl: Any) -> set[str]:
     for c in tpl.reads.projected:
         out.update(content_tokens(c.split(".")[-1].replace("_", " ")))
     return out
+
+
+_TALLY = re.compile(r"\b(?:count|sum)\s*\(\s*(?:distinct\s+)?([\w.\"]+|\*)\s*\)", re.I)
+
+
+def _tallied(tpl: Any) -> set[str]:
+    """The words of what the query's first count or sum adds up: its column, or for ``COUNT(*)``
+    the words of its one table (empty when it adds up nothing or reads several tables)."""
+    m = _TALLY.search(tpl.sql)
+    if m is None:
+        return set()
+    if m.group(1) != "*":
+        return set(name_words(m.group(1).strip('"'))) - _GENERIC
+    return set(name_words(next(iter(tpl.tables)))) if len(tpl.tables) == 1 else set()
 
 
 def _direction(sql: str) -> str | None:
@@ -70,6 +91,11 @@ def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> st
         and "UNION" not in sb
     ):
         return "the question asks for either"
+    asked = counted_words(question)
+    if asked:
+        ta, tb = _tallied(a), _tallied(b)
+        if ta & asked and tb and not tb & asked:
+            return "the question counts what it adds up"
     ra, rb = _returned(a), _returned(b)
     if (q_set & ra) - rb - _GENERIC and not (q_set & rb) - ra:
         return "the question names what it returns"
