@@ -41,3 +41,20 @@ def test_subqueries_and_self_joins_must_match_as_written():
         "SELECT T1.x FROM a AS T1 JOIN a AS T2 ON T1.i = T2.j",
         "SELECT T2.x FROM a AS T1 JOIN a AS T2 ON T1.i = T2.j",
     )
+
+
+def test_a_join_that_only_looks_a_key_up_is_the_same_query():
+    # "tags" joined on its own key, named as the column it is joined with, and read nowhere else
+    a = "SELECT count(*) FROM gadget AS t1 JOIN gadget_tag AS t2 ON t1.gadget_id = t2.gadget_id WHERE t1.name = $1"
+    b = (
+        "SELECT count(*) FROM gadget AS t1 JOIN gadget_tag AS t2 ON t1.gadget_id = t2.gadget_id "
+        "JOIN tags AS t3 ON t2.tag_id = t3.tag_id WHERE t1.name = $1"
+    )
+    assert same_query(a, b)
+    # read elsewhere, it is a condition; joined on another column, it may be another row
+    assert not same_query(a, b.replace("WHERE t1.name", "WHERE t3.name"))
+    assert not same_query(a, b.replace("t2.tag_id = t3.tag_id", "t2.other_id = t3.tag_id"))
+    # the many side ("gadget_tag" on gadget_id) is no lookup: dropping it changes the count
+    assert not same_query(a, "SELECT count(*) FROM gadget AS t1 WHERE t1.name = $1")
+    # a column named without its table may be the joined table's
+    assert not same_query(a, b.replace("WHERE t1.name", "WHERE name"))

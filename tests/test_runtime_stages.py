@@ -59,6 +59,31 @@ def test_two_templates_as_close_ask_back_and_below_the_threshold_nothing_is_chos
     assert not confident(low, [low], 0.7, calibrated=False)  # below the threshold nothing is chosen
 
 
+def test_a_question_in_a_templates_own_words_is_not_tied_with_one_the_encoder_reads_apart(rt):
+    # every word of a short question may be said by another template as well ("How many agents
+    # gori were reviewed in 42?"): the encoder, which rates the question the very sentence of one
+    # wording and another sentence altogether of the other, tells them apart
+    def scored(index: int, sim: float) -> Candidate:
+        c = _cand(rt, index, 1.0)
+        c.lexical, c.similarity = 1.0, sim
+        return c
+
+    ans = _answer()
+    plan = choose([scored(1, 0.99), scored(2, 0.62)], [], "postgres", lambda c: rt.plan_from(c, []), ans)
+    assert plan is not None and plan.sql == "SELECT COUNT(*) FROM agent"
+    # as close to the encoder too: still a rival reading, asked back
+    ans = _answer()
+    assert (
+        choose([scored(1, 0.99), scored(2, 0.95)], [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
+    )
+    assert ans.status == "disambiguate"
+    # and not when the question is not in the template's words (the encoder alone decides nothing)
+    ans = _answer()
+    assert (
+        choose([scored(1, 0.9), scored(2, 0.6)], [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
+    )
+
+
 def test_two_templates_that_read_the_same_are_offered_once(rt):
     ans = _answer()
     cands = [_cand(rt, 1, 0.9), _cand(rt, 3, 0.9), _cand(rt, 2, 0.89)]

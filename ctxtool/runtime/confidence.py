@@ -85,10 +85,26 @@ VERBATIM = 0.95  # the encoder's cosine of a question and a wording that say the
 # is enough (on the kit: +5 and +6 covered on the even and odd databases, no wrong answer more)
 DOMINATED_LEAD = 0.04
 _ASKING = frozenset({"which", "when"})
+# a question in a template's own words (VERBATIM) is not tied with a template the encoder reads this
+# much further from it, whatever their word scores: the words of a short question may all be said by
+# a template that means something else (a generated "How many X gori were reviewed in the Y 42?"
+# beside "How many X does the Y 19 have?"); on the kit +1 covered, no wrong answer more
+VERBATIM_APART = 0.1
 
 
 def _content(tokens: Sequence[str]) -> set[str]:
     return {t for t in tokens if not t.startswith("__") and t not in _ASKING}
+
+
+def verbatim(cand: Any) -> bool:
+    """A question in the template's own words: every word said, the same sentence to the encoder."""
+    return cand.lexical >= 0.999 and cand.similarity >= VERBATIM
+
+
+def reads_apart(best: Any, rival: Any) -> bool:
+    """Whether the encoder tells ``rival`` apart from a ``best`` the question says word for word
+    (:func:`verbatim`): then a score as high is no rival reading to ask back about."""
+    return verbatim(best) and rival.similarity <= best.similarity - VERBATIM_APART
 
 
 def dominates(best: Any, rival: Any) -> bool:
@@ -107,12 +123,19 @@ def lead(best: Any, cands: Sequence[Any]) -> float:
     spelled otherwise: :func:`ctxtool.runtime.equivalence.same_query`), taken alone (a template
     plus facets may compose the very condition ``best`` states: it is the same reading, not a rival;
     two such candidates still within 0.02 are asked back)."""
-    other = [
-        c.score
-        for c in cands
-        if c is not best and not c.facets and not same_query(c.template.sql, best.template.sql)
-    ]
+    other = [c.score for c in cands if rival(best, c)]
     return best.score - max(other, default=0.0)
+
+
+def rival(best: Any, c: Any) -> bool:
+    """Whether ``c`` is another reading of the question than ``best``: another template, taken alone,
+    with other SQL, that the question does not tell apart (:mod:`ctxtool.runtime.rivals`)."""
+    return (
+        c is not best
+        and not c.facets
+        and c.template.index not in getattr(best, "apart", ())
+        and not same_query(c.template.sql, best.template.sql)
+    )
 
 
 def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: bool) -> bool:
@@ -125,16 +148,8 @@ def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: boo
     margin = lead(best, cands)
     # a question in the template's own words, the same sentence to the encoder, is that template
     # however close its neighbours ("Which 5 playlists have the most tracks?" and its reverse)
-    verbatim = best.lexical >= 0.999 and best.similarity >= VERBATIM
-    if margin < MIN_LEAD and not verbatim:
-        close = [
-            c
-            for c in cands
-            if c is not best
-            and not c.facets
-            and not same_query(c.template.sql, best.template.sql)
-            and c.score > best.score - MIN_LEAD
-        ]
+    if margin < MIN_LEAD and not verbatim(best):
+        close = [c for c in cands if rival(best, c) and c.score > best.score - MIN_LEAD]
         if margin < DOMINATED_LEAD or not all(dominates(best, c) for c in close):
             return False
     clean = best.checks >= 0.999

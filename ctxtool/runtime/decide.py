@@ -10,6 +10,7 @@ from ctxtool.errors import InputError
 from ctxtool.runtime import sqlparts
 from ctxtool.runtime.answer import Answer
 from ctxtool.runtime.bind import Entity
+from ctxtool.runtime.confidence import reads_apart
 from ctxtool.runtime.equivalence import same_query
 from ctxtool.runtime.matching import Candidate
 from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean
@@ -39,7 +40,10 @@ def choose(
     close = [
         c
         for c in cands[1:]
-        if c.score >= best.score - TIE and not same_query(c.template.sql, best.template.sql)
+        if c.score >= best.score - TIE
+        and not same_query(c.template.sql, best.template.sql)
+        and c.template.index not in best.apart
+        and not reads_apart(best, c)
     ]
     if rivals:
         ans.status = "disambiguate"

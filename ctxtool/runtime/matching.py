@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
+from ctxtool.runtime.columnnames import ColumnNames
 from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
@@ -104,6 +105,7 @@ class Candidate:
     checks: float = 1.0  # product of the verification factors (polarity, entities, values...)
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
+    apart: set[int] = field(default_factory=set)  # templates the question tells apart (rivals.py)
 
 
 def _asks_who_has_the_most(question: str) -> bool:
@@ -143,6 +145,7 @@ class Matcher:
         # read asks for something else ("the number of books on one shelf")
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
+        self.column_names = ColumnNames(c for t in templates for c in t.reads.columns)
         self._returned: dict[int, set[str]] = {}
         self.schema_words = self.all_column_words | self.entity_words
         # the words of each table's columns, as the templates reading that table alone read them
@@ -497,6 +500,8 @@ class Matcher:
                 cols -= heads_of_read_columns(question, cols, self.column_words[id(tpl)]) - self._own_columns(
                     tpl
                 )
+            if cols:
+                cols -= self.column_names.only_in_passing(question, cols, q_set)
             if cols:
                 factors["columns"] = COLUMN_NOT_READ ** len(cols)
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))

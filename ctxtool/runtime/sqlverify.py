@@ -51,6 +51,7 @@ from ctxtool.runtime.conditions import (
 from ctxtool.runtime.grounding import regrounded, regrouped
 from ctxtool.runtime.matching import COLUMN_NOT_READ
 from ctxtool.runtime.rewording import instruction_values, reword
+from ctxtool.runtime.rivals import separate
 from ctxtool.runtime.verify import NEGATION, OPPOSITE
 
 __all__ = [
@@ -214,6 +215,7 @@ def review(
         c.reasons.append("the SQL disagrees with the question: " + "; ".join(why for _, _, why in found))
     cands.sort(key=lambda c: -c.score)
     reverse_pairs(cands)
+    separate(question, q_set, cands)
     return cands
 
 

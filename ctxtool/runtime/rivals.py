@@ -1,0 +1,115 @@
+"""What the question decides between near-duplicate templates.
+
+Two templates of a set are often one query apart in a single point: DISTINCT or not, one order
+direction or the other, ``<`` or ``>``, UNION or INTERSECT, one column returned or another. Their
+wordings then score alike, and the best one does not lead by enough to answer (``confidence.py``).
+When the question itself settles that point for the best candidate ("the unique names" and only
+the best one is DISTINCT; "in descending order" and only the best one sorts descending; "the dates
+the tests were taken" and only the best one returns a ``date_taken`` column), the other one is no
+rival reading of the question: it answers another question. Measured on the Spider train kit
+(``bench/spider.py``), odd and even databases alike, with no wrong answer more (docs/runtime.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ctxtool.runtime.answershape import counted_words, name_words
+from ctxtool.runtime.content import content_tokens
+
+__all__ = ["decided_against", "separate"]
+
+_STRING = re.compile(r"'(?:[^']|'')*'")
+_LT = re.compile(r"<(?![>=])|<=")
+_GT = re.compile(r"(?<![<-])>(?!=)|>=")
+# comparison words of the question, as content tokens, by the end they point to
+# ("younger" and "older" read as the age itself: not here)
+_SMALLER = frozenset(content_tokens("less fewer smaller lower shorter cheaper earlier below")) | {
+    "__lt",
+    "__lte",
+}
+_LARGER = frozenset(content_tokens("more greater larger bigger higher longer later above")) | {
+    "__gt",
+    "__gte",
+}
+_OR = re.compile(r"\bor\b", re.I)
+# words every thing has: a question naming one does not say which of two columns it wants
+_GENERIC = frozenset(content_tokens("name id"))
+
+
+def _bare(sql: str) -> str:
+    return _STRING.sub("''", sql).upper()
+
+
+def _returned(tpl: Any) -> set[str]:
+    out: set[str] = set()
+    for c in tpl.reads.projected:
+        out.update(content_tokens(c.split(".")[-1].replace("_", " ")))
+    return out
+
+
+_TALLY = re.compile(r"\b(?:count|sum)\s*\(\s*(?:distinct\s+)?([\w.\"]+|\*)\s*\)", re.I)
+
+
+def _tallied(tpl: Any) -> set[str]:
+    """The words of what the query's first count or sum adds up: its column, or for ``COUNT(*)``
+    the words of its one table (empty when it adds up nothing or reads several tables)."""
+    m = _TALLY.search(tpl.sql)
+    if m is None:
+        return set()
+    if m.group(1) != "*":
+        return set(name_words(m.group(1).strip('"'))) - _GENERIC
+    return set(name_words(next(iter(tpl.tables)))) if len(tpl.tables) == 1 else set()
+
+
+def _direction(sql: str) -> str | None:
+    """``<`` or ``>`` when every comparison of the query points one way."""
+    lt, gt = bool(_LT.search(sql)), bool(_GT.search(sql))
+    return "<" if lt and not gt else ">" if gt and not lt else None
+
+
+def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> str | None:
+    """How the question tells ``rival``'s template from ``best``'s, for ``best`` (None: it does not)."""
+    a, b = best.template, rival.template
+    sa, sb = _bare(a.sql), _bare(b.sql)
+    if "__distinct" in q_set and "DISTINCT" in sa and "DISTINCT" not in sb and not b.reads.grouped:
+        return "the question asks for distinct values"
+    wanted = "desc" if "__desc" in q_set else "asc" if "__asc" in q_set else None
+    if wanted and a.reads.order == wanted and b.reads.order not in (None, wanted):
+        return f"the question asks for the {wanted}ending order"
+    said = ("<" if q_set & _SMALLER else "") + (">" if q_set & _LARGER else "")
+    if len(said) == 1 and _direction(sa) == said and _direction(sb) not in (None, said):
+        return "the question compares the other way"
+    if "__both" in q_set and "INTERSECT" in sa and "UNION" in sb and "INTERSECT" not in sb:
+        return "the question asks for both"
+    if (
+        "__both" not in q_set
+        and _OR.search(question)
+        and "UNION" in sa
+        and "INTERSECT" in sb
+        and "UNION" not in sb
+    ):
+        return "the question asks for either"
+    asked = counted_words(question)
+    if asked:
+        ta, tb = _tallied(a), _tallied(b)
+        if ta & asked and tb and not tb & asked:
+            return "the question counts what it adds up"
+    ra, rb = _returned(a), _returned(b)
+    if (q_set & ra) - rb - _GENERIC and not (q_set & rb) - ra:
+        return "the question names what it returns"
+    return None
+
+
+def separate(question: str, q_set: set[str], cands: list[Any]) -> None:
+    """Mark on the best candidate the templates the question tells apart from it (``apart``): they
+    are no rival readings for the lead and the ties of :mod:`ctxtool.runtime.confidence`."""
+    if len(cands) < 2:
+        return
+    best = cands[0]
+    best.apart = {
+        c.template.index
+        for c in cands[1:]
+        if c.template.index != best.template.index and decided_against(question, q_set, best, c)
+    }

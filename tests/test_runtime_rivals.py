@@ -1,0 +1,83 @@
+"""Near-duplicate templates the question decides between: the other one is no rival reading."""
+
+from __future__ import annotations
+
+from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.confidence import confident, lead
+from ctxtool.runtime.content import content_tokens
+from ctxtool.runtime.matching import Candidate
+from ctxtool.runtime.rivals import decided_against, separate
+
+
+def _cand(i: int, sql: str, score: float = 0.9) -> Candidate:
+    tpl = compile_item("template", i, {"nl_query": f"q{i}", "sql": sql}, "postgres")
+    return Candidate(tpl, 0, score, {}, evidence=score, lexical=0.9, similarity=0.85)
+
+
+def _decided(question: str, a: str, b: str) -> str | None:
+    return decided_against(question, set(content_tokens(question)), _cand(0, a), _cand(1, b))
+
+
+def test_distinct_order_comparison_and_set_operations_the_question_states():
+    assert _decided(
+        "What are the unique names of widgets?", "SELECT DISTINCT name FROM widget", "SELECT name FROM widget"
+    )
+    assert not _decided(
+        "What are the names of widgets?", "SELECT DISTINCT name FROM widget", "SELECT name FROM widget"
+    )
+    desc, asc = "SELECT name FROM widget ORDER BY price DESC", "SELECT name FROM widget ORDER BY price"
+    assert _decided("List the widgets in descending order of price.", desc, asc)
+    assert not _decided("List the widgets in descending order of price.", asc, desc)
+    lt = "SELECT count(*) FROM widget WHERE price < (SELECT avg(price) FROM widget)"
+    gt = "SELECT count(*) FROM widget WHERE price > (SELECT avg(price) FROM widget)"
+    assert _decided("How many widgets are cheaper than average?", lt, gt)
+    assert not _decided("How many widgets are cheaper than average?", gt, lt)
+    union = "SELECT id FROM shop WHERE city = 'A' UNION SELECT id FROM shop WHERE city = 'B'"
+    both = "SELECT id FROM shop WHERE city = 'A' INTERSECT SELECT id FROM shop WHERE city = 'B'"
+    assert _decided("Which shops are in A or in B?", union, both)
+    assert _decided("Which shops are in both A and B?", both, union)
+    assert not _decided("Which shops are in both A and B?", union, both)
+
+
+def test_the_column_the_question_names_as_its_answer():
+    taken = "SELECT date_taken FROM exam WHERE result = 'Pass'"
+    done = "SELECT date_of_completion FROM exam WHERE result = 'Pass'"
+    assert _decided("On which dates were the passed exams taken?", taken, done)
+    assert not _decided("On which dates were the passed exams completed?", taken, done)
+    # a name or an id is what every thing has: it does not say which thing's column is asked
+    assert not _decided(
+        "What is the name of the widget?", "SELECT name FROM widget", "SELECT price FROM widget"
+    )
+
+
+def test_a_rival_the_question_decides_against_does_not_hold_back_the_best():
+    best = _cand(0, "SELECT DISTINCT name FROM widget", 0.9)
+    near = _cand(1, "SELECT name FROM widget", 0.88)
+    question = "What are the different names of the widgets?"
+    cands = [best, near]
+    assert not confident(best, cands, 0.7, calibrated=False)
+    separate(question, set(content_tokens(question)), cands)
+    assert best.apart == {1}
+    assert lead(best, cands) == 0.9
+    assert confident(best, cands, 0.7, calibrated=False)
+
+
+def test_a_tie_with_a_rival_the_question_decides_against_is_not_asked_back():
+    from ctxtool.runtime.answer import Answer
+    from ctxtool.runtime.decide import choose
+
+    question = "List the widgets in descending order of price."
+    best = _cand(0, "SELECT name FROM widget ORDER BY price DESC", 1.0)
+    tie = _cand(1, "SELECT name FROM widget ORDER BY price", 1.0)
+    ans = Answer(question=question, action="showsql", status="declined")
+    assert choose([best, tie], [], "postgres", lambda c: "planned", ans) is None
+    separate(question, set(content_tokens(question)), [best, tie])
+    assert choose([best, tie], [], "postgres", lambda c: "planned", ans) == "planned"
+
+
+def test_what_a_count_or_a_sum_adds_up_is_what_the_question_counts():
+    beds = "SELECT sum(beds) FROM rooms WHERE bed_type = $1"
+    rooms = "SELECT count(*) FROM rooms WHERE bed_type = $1"
+    assert _decided("Find the total number of king beds.", beds, rooms)
+    assert _decided("How many rooms have a king bed?", rooms, beds)
+    assert not _decided("How many rooms have a king bed?", beds, rooms)
