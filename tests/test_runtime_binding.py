@@ -15,6 +15,7 @@ from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.linking import LinkedValue
 from ctxtool.runtime.matching import Matcher, sql_operators
 from ctxtool.runtime.text import content_tokens, find_literals, operator_spans
+from ctxtool.runtime.usedvalues import stated_by
 
 
 def _template(index: int, question: str, sql: str, pintent: str, psql: str) -> Any:
@@ -492,6 +493,29 @@ def test_numbers_said_in_words_and_comparisons_a_few_words_before():
     # a number after a noun names a thing ("room 111"), it keeps no rows
     assert [lit.rank for lit in find_literals("who used room 111 most recently")] == [False]
     assert [lit.rank for lit in find_literals("the 5 largest rooms")] == [True]
+
+
+def test_ordinals_are_numbers_unless_they_begin_a_name():
+    year = _template(
+        40,
+        "How many pupils are in each grade 2 room?",
+        "SELECT room, count(*) FROM pupil WHERE grade = '2' GROUP BY room",
+        "How many pupils are in each grade $1 room?",
+        "SELECT room, count(*) FROM pupil WHERE grade = $1 GROUP BY room",
+    )
+    ents = _entities("How many pupils are in each fourth-grade room?")
+    (slot,) = year.slots
+    binding = bind_slots([slot], ents, set())
+    assert binding is not None and param_value(ents[binding["1"][0]], slot) == "4"
+    assert [(lit.value, lit.rank) for lit in find_literals("the 3rd desk and the second largest room")] == [
+        (3, False),
+        (2, True),
+    ]
+    # "first" and "last" order things or name them; a capital mid-sentence begins a name
+    assert find_literals("the first name of the last pupil") == []
+    assert find_literals("rooms of the Third-floor wing") == []
+    (second,) = _entities("the pupils of the 2nd row")
+    assert stated_by(second, "the pupils of the second row")
 
 
 def test_a_date_kept_as_text_binds_as_written():

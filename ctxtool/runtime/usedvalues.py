@@ -9,7 +9,7 @@ import re
 
 from ctxtool.runtime.bind import Entity
 from ctxtool.runtime.content import content_tokens
-from ctxtool.runtime.literals import NUMBER_WORDS
+from ctxtool.runtime.literals import NUMBER_WORDS, ORDINAL_WORDS
 
 # a value the question states that nothing uses: another question (a condition would be dropped)...
 UNUSED_VALUE = 0.45
@@ -30,6 +30,7 @@ def stated_by(entity: Entity, text: str) -> bool:
         return True
     if entity.kind == "number" and isinstance(entity.value, int):
         words = [w for w, n in NUMBER_WORDS.items() if n == entity.value] + [str(entity.value)]
+        words += [w for w, n in ORDINAL_WORDS.items() if n == entity.value]
         words += ["one"] if entity.value == 1 else []
         return any(_written_in(w, text) for w in words)
     if entity.kind in ("stated", "quoted"):  # "male" in "all males": the same words, inflected
