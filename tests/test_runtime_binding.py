@@ -131,6 +131,30 @@ def test_a_value_two_columns_hold_is_read_on_the_slots_column():
     assert param_value(ents[0], TERM.slots[0]) == "Autumn"
 
 
+def test_a_slot_takes_the_value_found_exactly_over_words_near_another_one():
+    q = "Which rooms were used in the terms of the Autumn Session?"
+    a, b = q.index("terms of the"), q.index("Autumn Session")
+    near = LinkedValue("terms of the", a, a + 12, "Terms of Trade", "lesson.term", "", 0.24, 0)
+    exact = LinkedValue("Autumn Session", b, b + 14, "Autumn Session", "lesson.term", "", 0.0, 0)
+    ents = _entities(q, [near, exact])
+    binding = bind_slots(TERM.slots, ents, set())
+    assert binding is not None and ents[binding["1"][0]].value == "Autumn Session"
+
+
+def test_a_stored_value_the_templates_wording_states_inflected_or_spaced_otherwise():
+    q = "Which pupils play the Keeper role in the Green , Valley team?"
+    a, b = q.index("Keeper"), q.index("Green , Valley")
+    keeper = LinkedValue("Keeper", a, a + 6, "Keeper", "pupil.role", "", 0.0, 0)
+    valley = LinkedValue("Green , Valley", b, b + 14, "Green , Valley", "team.name", "", 0.04, 1)
+    near = LinkedValue("Keeper", a, a + 6, "Keepers", "pupil.role", "", 0.1, 0)
+    keeper_e, valley_e = _entities(q, [keeper, valley])
+    (near_e,) = _entities(q, [near])
+    wording = "Which pupils are keepers of the Green,Valley team?"
+    assert stated_by(keeper_e, wording) and stated_by(valley_e, wording)
+    assert not stated_by(keeper_e, "Which pupils are in the Green,Valley team?")
+    assert not stated_by(near_e, "Which pupils keep the team?")  # found only approximately
+
+
 def test_single_letters_and_letter_patterns():
     q = "Which pupils received a grade B?"
     ents = _entities(q)

@@ -238,7 +238,7 @@ def _bind(
             c = compatibility(e, slot)
             if c <= 0:
                 continue
-            if best is None or c > best[0] + 1e-9:
+            if best is None or c > best[0] + 1e-9 or (c > best[0] - 1e-9 and _closer(e, entities[best[1]])):
                 best = (c, i)
         if best is None:
             return None
@@ -246,6 +246,13 @@ def _bind(
         taken.add(best[1])
         taken |= overlapping(entities, best[1])  # a name and its words are one value
     return out
+
+
+def _closer(e: Entity, other: Entity) -> bool:
+    """Of two values as fit for a slot, ``e`` is the stored value found exactly and ``other`` only
+    approximately ("Fast As a Shark" itself, not words of the question near another name)."""
+    a, b = e.link, other.link
+    return a is not None and b is not None and a.distance == 0 < b.distance
 
 
 def overlapping(entities: list[Entity], i: int) -> set[int]:
