@@ -72,7 +72,7 @@ def _is_content(tok: Token, vocabulary: set[str], first: bool) -> bool:
         return False
     if tok.text[:1].isupper() and not first:
         return True  # a capitalized word inside a sentence is a name even when templates use it
-    if low.isdigit():
+    if low.isdigit() or not content_tokens(low):  # "each", "per": words of how a question is built
         return False
     return stem(low) not in vocabulary and low not in vocabulary
 
@@ -167,6 +167,23 @@ def _spelling_distance(phrase: str, value: Any) -> float:
     if re.search(r"(?<!\w)" + re.escape(a) + r"(?!\w)", b):
         return 0.0  # words of the value ("York" of "New York City"): the search's measure decides
     return 1.0 - SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _proper_name(value: Any) -> bool:
+    """A stored value written as a name: capitalized, no word of four letters or more in lower
+    case ("Princess of the Dawn", not "Collectible card game")."""
+    if not isinstance(value, str) or not value[:1].isupper():
+        return False
+    return not any(len(w) >= 4 and w.islower() for w in re.findall(r"[^\W\d_]+", value))
+
+
+def _lookalike(question: str, start: int, phrase: str, hit: LinkedValue) -> bool:
+    """Everyday words of the question only resembling a name ("taken" ~ 'Takeshi', "price of the
+    tune" ~ 'Princess of the Dawn'): words in lower case, not quoted, are not a name misspelt. A
+    column of names only: a category's capitalized label ('Nominated') is an everyday word."""
+    quoted = question[start : start + 1] in "\"'“‘" or (start > 0 and question[start - 1] in "\"'“‘")
+    named = "name" in hit.column_key.rpartition(".")[2] or "name" in hit.concept_type.lower()
+    return named and not quoted and not any(c.isupper() for c in phrase) and _proper_name(hit.value)
 
 
 class ValueLinker:
@@ -269,6 +286,8 @@ class ValueLinker:
                 if i in self._disabled:
                     continue
                 for hit in self._search(i, text):
+                    if hit.distance > 0 and _lookalike(question, start, text, hit):
+                        continue
                     if hit.distance <= self.max_distance and hit.value is not None:
                         if hit.distance == 0:
                             exact.append((start, end))

@@ -1,0 +1,64 @@
+"""Value linking without a database: which phrases of a question are asked about, and which of the
+stored values a search returns stand for them.
+
+Our own fixture: a shop's stored names and categories behind a fake value search that measures
+closeness letter by letter (as trigram searches roughly do).
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from typing import Any
+
+from ctxtool.runtime.linking import ValueLinker, candidate_phrases
+from ctxtool.runtime.literals import find_literals
+
+STORED = {
+    "Marisol": "shop.buyer_name",
+    "Harbour of the Moon": "shop.boat_name",
+    "Folding garden chair": "shop.item",
+    "Reserved": "shop.status",
+}
+
+
+class _Result:
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self.columns = ["value", "columns", "concept_type", "distance", "context"]
+        self.rows = rows
+
+
+class _Shop:
+    """A value search over :data:`STORED`: every value within 0.4 of the phrase, closest first."""
+
+    def query(self, sql: str, params: dict[str, Any], max_rows: int | None = None) -> _Result:
+        phrase = str(params["value"]).casefold()
+        rows = []
+        for v, column in STORED.items():
+            d = 1 - SequenceMatcher(None, phrase, v.casefold()).ratio()
+            if d <= 0.4:
+                rows.append((v, column, column.replace("_", " ").title(), round(d, 3), ""))
+        return _Result(sorted(rows, key=lambda r: r[3]))
+
+
+def _link(question: str) -> dict[str, str]:
+    linker = ValueLinker([{"query": "SELECT ...", "concept_type": "Shop Value"}], _Shop())
+    return {lv.phrase: lv.value for lv in linker.link(question, find_literals(question))}
+
+
+def test_words_of_how_a_question_is_built_are_not_values():
+    q = "How many items does each shelf have per aisle?"
+    phrases = {p for _, _, p in candidate_phrases(q, find_literals(q), set())}
+    assert "shelf" in phrases and not {"each", "per"} & phrases
+
+
+def test_everyday_words_only_resembling_a_name_are_not_that_name():
+    # lower-case words near a name written with capitals: a verb, a phrase of the question
+    assert "Marisol" not in _link("Which items have customers marshal to the till?").values()
+    assert "Harbour of the Moon" not in _link("What is the harbor of the month?").values()
+    # the name itself, misspelt, capitalized or quoted, still links
+    assert _link("Which items did Marisoll buy?") == {"Marisoll": "Marisol"}
+    assert _link('Which items did "marisoll" buy?') == {"marisoll": "Marisol"}
+    # a lower-case value of everyday words links from lower-case words, and so does a category's
+    # capitalized label (the column holds no names)
+    assert _link("Do they sell folding garden chairs?")["folding garden chairs"] == "Folding garden chair"
+    assert _link("Which items are on reserve?") == {"reserve": "Reserved"}
