@@ -18,6 +18,8 @@ STORED = {
     "Harbour of the Moon": "shop.boat_name",
     "Folding garden chair": "shop.item",
     "Reserved": "shop.status",
+    "Annika": "buyer.first_name",
+    "Bergqvist": "buyer.last_name",
 }
 
 
@@ -62,3 +64,27 @@ def test_everyday_words_only_resembling_a_name_are_not_that_name():
     # capitalized label (the column holds no names)
     assert _link("Do they sell folding garden chairs?")["folding garden chairs"] == "Folding garden chair"
     assert _link("Which items are on reserve?") == {"reserve": "Reserved"}
+
+
+def test_the_words_of_a_quoted_name_no_search_finds_whole_are_found_one_by_one():
+    from ctxtool.runtime.bind import entities_of
+
+    q = 'Which items did "Annika Bergqvist" buy?'
+    linker = ValueLinker([{"query": "SELECT ...", "concept_type": "Shop Value"}], _Shop())
+    literals = find_literals(q)
+    links = linker.link(q, literals)
+    assert [(lv.phrase, lv.column) for lv in links if lv.part] == [
+        ("Annika", "buyer.first_name"),
+        ("Bergqvist", "buyer.last_name"),
+    ]
+    # the whole name stays a value of the question (here found only approximately, as a last
+    # name), its words are parts of it
+    ents = entities_of(literals, links)
+    assert [(e.text, e.part) for e in ents] == [
+        ("Annika Bergqvist", False),
+        ("Annika", True),
+        ("Bergqvist", True),
+    ]
+    # both words or neither: a word found only approximately leaves the name whole
+    q = 'Which items did "Annika Bergqvisz" buy?'
+    assert not any(lv.part for lv in linker.link(q, find_literals(q)))

@@ -53,12 +53,12 @@ class Entity:
 def entities_of(literals: list[Literal], links: list[LinkedValue]) -> list[Entity]:
     out: list[Entity] = []
     for lv in links:
-        out.append(Entity("linked", lv.phrase, lv.start, lv.end, lv.value, link=lv))
+        out.append(Entity("linked", lv.phrase, lv.start, lv.end, lv.value, link=lv, part=lv.part))
     for lit in literals:
-        if any(not (lit.end <= e.start or lit.start >= e.end) for e in out):
-            continue  # a quoted string that was linked
+        if any(not (lit.end <= e.start or lit.start >= e.end) for e in out if not e.part):
+            continue  # a quoted string that was linked (not only its words: the whole stays)
         out.append(Entity(lit.kind, lit.text, lit.start, lit.end, lit.value, literal=lit))
-    out.sort(key=lambda e: e.start)
+    out.sort(key=lambda e: (e.start, -e.end))  # a quoted name before its words
     return out
 
 

@@ -42,6 +42,7 @@ class LinkedValue:
     search: int  # index of the value search that found it
     context: Any = None
     alternatives: list[LinkedValue] = field(default_factory=list)
+    part: bool = False  # one word of a quoted two-word name, found exactly ("Anna" of "Anna Berg")
 
     @property
     def column_key(self) -> str:
@@ -323,8 +324,51 @@ class ValueLinker:
                 uniq.setdefault((str(o.value), o.column), o)
             h.alternatives = list(uniq.values())[:8]
             chosen.append(h)
-        chosen.sort(key=lambda h: h.start)
+        chosen.extend(self._name_parts(question, literals, chosen))
+        chosen.sort(key=lambda h: (h.start, h.part))
         return chosen
+
+    def _name_parts(
+        self, question: str, literals: Sequence[Literal], chosen: list[LinkedValue]
+    ) -> list[LinkedValue]:
+        """The words of a quoted two-word name that no search found whole exactly, each found exactly
+        ("OTHA MOYER": a first name and a last name), with every column that holds it: which table
+        the person is in tells the templates apart. Both words or neither."""
+        out: list[LinkedValue] = []
+        for lit in literals:
+            words = list(re.finditer(r"\S+", lit.text)) if lit.kind == "quoted" else []
+            base = question.find(lit.text, lit.start)
+            if len(words) != 2 or base < 0:
+                continue
+            if any(c.distance == 0 and not (c.end <= lit.start or c.start >= lit.end) for c in chosen):
+                continue  # found whole: its words are not asked about
+            parts = []
+            for w in words:
+                exact = [
+                    h
+                    for i in range(len(self.value_searches))
+                    if i not in self._disabled
+                    for h in self._search(i, w.group())
+                    if h.distance == 0 and h.value is not None
+                ]
+                if not exact:
+                    break
+                a = base + w.start()
+                first, *rest = exact
+                part = LinkedValue(
+                    w.group(), a, a + len(w.group()), first.value, first.column, first.concept_type, 0.0,
+                    first.search, first.context, part=True,
+                )  # fmt: skip
+                part.alternatives = [
+                    LinkedValue(
+                        w.group(), a, part.end, h.value, h.column, h.concept_type, 0.0, h.search, h.context
+                    )
+                    for h in rest
+                ][:8]
+                parts.append(part)
+            if len(parts) == 2:
+                out.extend(parts)
+        return out
 
 
 def descriptor_tokens(link: LinkedValue) -> set[str]:
