@@ -157,6 +157,10 @@ def test_classify_non_text_and_ids():
     assert classify({}, {"name": "amount", "type": "integer"})[0] is None
     assert classify({"primary_key": ["widget_id"]}, {"name": "widget_id", "type": "text"})[0] is None
     assert classify({}, {"name": "customer_uuid", "type": "text"})[0] is None
+    # a street address is typed to find the place there; an e-mail or web address is not
+    street = {"distinct": 40, "avg_length": 18.0, "null_fraction": 0.0, "most_common": []}
+    assert classify({}, {"name": "street_address", "type": "text", "profile": street})[0] is not None
+    assert classify({}, {"name": "email_address", "type": "text", "profile": street})[0] is None
     fk = {"foreign_keys": [{"columns": ["shelf_code"], "ref_table": "shelves", "ref_columns": ["code"]}]}
     assert classify(fk, {"name": "shelf_code", "type": "text"})[0] is None  # searched where it points
 

@@ -56,7 +56,7 @@ CODE_WORDS = {
 EXCLUDE_WORDS = {
     "id", "uuid", "guid", "hash", "checksum", "md5", "sha", "sha1", "sha256", "token", "password", "secret",
     "salt", "url", "uri", "path", "json", "xml", "html", "description", "desc", "comment", "comments", "note",
-    "notes", "body", "text", "content", "message", "summary", "details", "remarks", "bio", "address",
+    "notes", "body", "text", "content", "message", "summary", "details", "remarks", "bio",
     "email", "phone", "ip", "key", "signature", "embedding", "vector", "tokens", "soundex", "created",
     "updated", "modified", "timestamp", "date", "time",
 }  # fmt: skip
@@ -123,7 +123,7 @@ def classify(table: dict, column: dict, keys: bool = False) -> tuple[str | None,
         return None, "a key column (ids are not typed by users)"
     if (
         words
-        and (words[-1] in EXCLUDE_WORDS or words[0] in {"id", "uuid", "hash"})
+        and (words[-1] in EXCLUDE_WORDS or words[0] in {"id", "uuid", "hash"} or _contact_address(words))
         and not set(words) & CODE_WORDS
     ):
         return None, f"the name says {words[-1]!r}, not a name, code or category"
@@ -167,6 +167,12 @@ def classify(table: dict, column: dict, keys: bool = False) -> tuple[str | None,
     if avg is not None and avg <= 40:
         return "name", f"short text values (average length {avg:.0f})"
     return None, "not clearly a name, code or category (use --column to force it)"
+
+
+def _contact_address(words: list[str]) -> bool:
+    """An e-mail, web or network address: nobody asks for one by its spelling; a street address
+    ("12 Mill Lane") is typed to find the place there."""
+    return words[-1] == "address" and bool(set(words) & {"email", "mail", "web", "ip", "mac", "url"})
 
 
 def _unsearchable(ctype: str) -> str | None:
