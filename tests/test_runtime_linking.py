@@ -20,6 +20,7 @@ STORED = {
     "Reserved": "shop.status",
     "Annika": "buyer.first_name",
     "Bergqvist": "buyer.last_name",
+    "254 Mill Lane": "shop.street_address",
 }
 
 
@@ -88,3 +89,9 @@ def test_the_words_of_a_quoted_name_no_search_finds_whole_are_found_one_by_one()
     # both words or neither: a word found only approximately leaves the name whole
     q = 'Which items did "Annika Bergqvisz" buy?'
     assert not any(lv.part for lv in linker.link(q, find_literals(q)))
+
+
+def test_a_house_number_begins_a_street_address_found_exactly():
+    assert _link("Which shop is at 254 Mill Lane?") == {"254 Mill Lane": "254 Mill Lane"}
+    # only exactly: a number before other capitalized words stays a number
+    assert _link("Which shop is at 250 Mill Lane?") == {"Mill Lane": "254 Mill Lane"}

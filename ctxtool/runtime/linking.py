@@ -88,7 +88,8 @@ def candidate_phrases(
         if lit.kind == "quoted":
             out.append((lit.start, lit.end, lit.text))
             seen.add((lit.start, lit.end))
-    blocked = [(lit.start, lit.end) for lit in literals if lit.kind != "quoted"]
+    numbered = {lit.start for lit in literals if _begins_name(lit, question)}
+    blocked = [(lit.start, lit.end) for lit in literals if lit.kind != "quoted" and lit.start not in numbered]
     quoted = [(lit.start, lit.end) for lit in literals if lit.kind == "quoted"]
     tokens = [
         t
@@ -101,7 +102,7 @@ def candidate_phrases(
         for i, t in enumerate(tokens)
     ]
     for i, ti in enumerate(tokens):
-        if not content[i]:
+        if not content[i] and ti.start not in numbered:
             continue
         for j in range(i, min(i + MAX_NGRAM, len(tokens))):
             tj = tokens[j]
@@ -119,6 +120,16 @@ def candidate_phrases(
             seen.add(span)
             out.append((ti.start, tj.end, text))
     return out
+
+
+def _begins_name(lit: Literal, question: str) -> bool:
+    """A whole number followed by a capitalized word may begin a stored name: the number of a
+    house in a street ("254 Mill Lane"). Only an exact match makes it one (see :meth:`ValueLinker.link`)."""
+    return (
+        lit.kind == "number"
+        and lit.text.isdigit()
+        and re.match(r" [A-Z][a-z]", question[lit.end : lit.end + 3]) is not None
+    )
 
 
 def _edits(a: str, b: str, cap: int) -> int:
@@ -274,6 +285,7 @@ class ValueLinker:
         hits: list[LinkedValue] = []
         exact: list[tuple[int, int]] = []  # spans an exact match already explains: skip their parts
         phrases = candidate_phrases(question, literals, self.vocabulary)
+        numbered = {lit.start for lit in literals if _begins_name(lit, question)}
         if len(phrases) > MAX_PHRASES:  # quoted strings and capitalized words first, then the longest
             phrases.sort(
                 key=lambda p: (question[p[0] : p[0] + 1] not in "\"'“‘", not p[2][:1].isupper(), p[0] - p[1])
@@ -287,7 +299,7 @@ class ValueLinker:
                 if i in self._disabled:
                     continue
                 for hit in self._search(i, text):
-                    if hit.distance > 0 and _lookalike(question, start, text, hit):
+                    if hit.distance > 0 and (_lookalike(question, start, text, hit) or start in numbered):
                         continue
                     if hit.distance <= self.max_distance and hit.value is not None:
                         if hit.distance == 0:
