@@ -15,6 +15,7 @@ from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.linking import LinkedValue
 from ctxtool.runtime.matching import Matcher, sql_operators
 from ctxtool.runtime.text import content_tokens, find_literals, operator_spans
+from ctxtool.runtime.usedvalues import stated_by
 
 
 def _template(index: int, question: str, sql: str, pintent: str, psql: str) -> Any:
@@ -128,6 +129,30 @@ def test_a_value_two_columns_hold_is_read_on_the_slots_column():
     stated_values(q, [TERM], ents)
     assert bind_slots(TERM.slots, ents, set()) is not None
     assert param_value(ents[0], TERM.slots[0]) == "Autumn"
+
+
+def test_a_slot_takes_the_value_found_exactly_over_words_near_another_one():
+    q = "Which rooms were used in the terms of the Autumn Session?"
+    a, b = q.index("terms of the"), q.index("Autumn Session")
+    near = LinkedValue("terms of the", a, a + 12, "Terms of Trade", "lesson.term", "", 0.24, 0)
+    exact = LinkedValue("Autumn Session", b, b + 14, "Autumn Session", "lesson.term", "", 0.0, 0)
+    ents = _entities(q, [near, exact])
+    binding = bind_slots(TERM.slots, ents, set())
+    assert binding is not None and ents[binding["1"][0]].value == "Autumn Session"
+
+
+def test_a_stored_value_the_templates_wording_states_inflected_or_spaced_otherwise():
+    q = "Which pupils play the Keeper role in the Green , Valley team?"
+    a, b = q.index("Keeper"), q.index("Green , Valley")
+    keeper = LinkedValue("Keeper", a, a + 6, "Keeper", "pupil.role", "", 0.0, 0)
+    valley = LinkedValue("Green , Valley", b, b + 14, "Green , Valley", "team.name", "", 0.04, 1)
+    near = LinkedValue("Keeper", a, a + 6, "Keepers", "pupil.role", "", 0.1, 0)
+    keeper_e, valley_e = _entities(q, [keeper, valley])
+    (near_e,) = _entities(q, [near])
+    wording = "Which pupils are keepers of the Green,Valley team?"
+    assert stated_by(keeper_e, wording) and stated_by(valley_e, wording)
+    assert not stated_by(keeper_e, "Which pupils are in the Green,Valley team?")
+    assert not stated_by(near_e, "Which pupils keep the team?")  # found only approximately
 
 
 def test_single_letters_and_letter_patterns():
@@ -492,6 +517,29 @@ def test_numbers_said_in_words_and_comparisons_a_few_words_before():
     # a number after a noun names a thing ("room 111"), it keeps no rows
     assert [lit.rank for lit in find_literals("who used room 111 most recently")] == [False]
     assert [lit.rank for lit in find_literals("the 5 largest rooms")] == [True]
+
+
+def test_ordinals_are_numbers_unless_they_begin_a_name():
+    year = _template(
+        40,
+        "How many pupils are in each grade 2 room?",
+        "SELECT room, count(*) FROM pupil WHERE grade = '2' GROUP BY room",
+        "How many pupils are in each grade $1 room?",
+        "SELECT room, count(*) FROM pupil WHERE grade = $1 GROUP BY room",
+    )
+    ents = _entities("How many pupils are in each fourth-grade room?")
+    (slot,) = year.slots
+    binding = bind_slots([slot], ents, set())
+    assert binding is not None and param_value(ents[binding["1"][0]], slot) == "4"
+    assert [(lit.value, lit.rank) for lit in find_literals("the 3rd desk and the second largest room")] == [
+        (3, False),
+        (2, True),
+    ]
+    # "first" and "last" order things or name them; a capital mid-sentence begins a name
+    assert find_literals("the first name of the last pupil") == []
+    assert find_literals("rooms of the Third-floor wing") == []
+    (second,) = _entities("the pupils of the 2nd row")
+    assert stated_by(second, "the pupils of the second row")
 
 
 def test_a_date_kept_as_text_binds_as_written():

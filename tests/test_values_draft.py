@@ -155,8 +155,35 @@ def test_choose_columns_explicit_and_unknown():
 
 def test_classify_non_text_and_ids():
     assert classify({}, {"name": "amount", "type": "integer"})[0] is None
-    assert classify({"primary_key": ["code"]}, {"name": "code", "type": "text"})[0] is None
+    assert classify({"primary_key": ["widget_id"]}, {"name": "widget_id", "type": "text"})[0] is None
     assert classify({}, {"name": "customer_uuid", "type": "text"})[0] is None
+    # a street address is typed to find the place there; an e-mail or web address is not
+    street = {"distinct": 40, "avg_length": 18.0, "null_fraction": 0.0, "most_common": []}
+    assert classify({}, {"name": "street_address", "type": "text", "profile": street})[0] is not None
+    assert classify({}, {"name": "email_address", "type": "text", "profile": street})[0] is None
+    fk = {"foreign_keys": [{"columns": ["shelf_code"], "ref_table": "shelves", "ref_columns": ["code"]}]}
+    assert classify(fk, {"name": "shelf_code", "type": "text"})[0] is None  # searched where it points
+
+
+def _natural(name: str, *values: str, rows: int = 40) -> tuple[dict, dict]:
+    table = {"name": "widgets", "row_estimate": rows, "primary_key": ["surname", "forename"]}
+    most_common = [{"value": v, "frequency": 1 / rows} for v in values]
+    profile = {"distinct": rows, "avg_length": 6.0, "null_fraction": 0.0, "most_common": most_common}
+    return table, {"name": name, "type": "text", "profile": profile}
+
+
+def test_classify_keeps_natural_keys_people_type():
+    # a table keyed by its people's names: the names are what users type, keys or not
+    assert classify(*_natural("surname", "GRUBER", "OKAFOR"))[0] is not None
+    assert classify(*_natural("forename", "ANNA", "LEE"))[0] is not None
+    # a key that is a number or a hash stored as text still gets no search
+    assert classify(*_natural("surname", "1042", "1043"))[0] is None
+    assert (
+        classify(
+            *_natural("surname", "9f86d081884c7d659a2feaa0c55ad015", "5feceb66ffc86f38d952786c6d696c79")
+        )[0]
+        is None
+    )
 
 
 def test_draft_picks_exact_for_codes_and_trigram_for_names():
@@ -418,6 +445,49 @@ def test_cli_draft_values_from_snapshot(tmp_path):
     assert merged["templates"] and len(merged["value_searches"]) == 6
     ddl = runner.invoke(cli, ["draft", "values", "--snapshot", str(snap), "--emit-ddl"])
     assert ddl.exit_code == 0 and 'USING gin ("name" gin_trgm_ops);' in ddl.stdout
+
+
+def test_choose_columns_takes_one_column_text_keys_only_when_nothing_else_qualifies():
+    def table(name, key, *columns):
+        cols = [
+            {"name": c, "type": "text", "nullable": False, "comment": None,
+             "profile": {"distinct": 6, "avg_length": 4.0, "null_fraction": 0.0, "most_common": []}}
+            for c in columns
+        ]  # fmt: skip
+        return {"name": name, "kind": "table", "row_estimate": 6, "primary_key": [key], "columns": cols}
+
+    snap = _snapshot()
+    snap["schemas"][0]["tables"] = [table("widget_kinds", "kind_code", "kind_code", "kind_details")]
+    chosen, _ = choose_columns(snap)
+    assert [c.target.label for c in chosen] == ["widget_kinds.kind_code"]
+    snap["schemas"][0]["tables"].append(table("shops", "shop_code", "shop_code", "city"))
+    chosen, skipped = choose_columns(snap)
+    assert [c.target.label for c in chosen] == ["shops.city"]
+    assert "widget_kinds.kind_code: a key column" in "\n".join(skipped)
+
+
+def _empty_snapshot() -> dict:
+    snap = _snapshot()
+    for table in snap["schemas"][0]["tables"]:
+        table["row_estimate"] = None
+        for column in table["columns"]:
+            column["profile"] = {"distinct": 0, "null_fraction": 0.0, "most_common": []}
+    return snap
+
+
+def test_draft_values_merge_without_searchable_column_keeps_the_set_and_says_why(tmp_path):
+    from ctxtool.values.workflow import draft_values
+
+    target = tmp_path / "set.json"
+    target.write_text(json.dumps({"templates": [{"nl_query": "q", "sql": "SELECT 1"}]}))
+    result = draft_values(snapshot=_empty_snapshot(), merge_path=str(target))
+    assert result.added == 0 and any("hold no values yet" in n for n in result.notes)
+    assert json.loads(target.read_text())["templates"] == [{"nl_query": "q", "sql": "SELECT 1"}]
+    snap = _snapshot()
+    for table in snap["schemas"][0]["tables"]:
+        table["columns"] = [c for c in table["columns"] if c["type"] != "text"]
+    result = draft_values(snapshot=snap, merge_path=str(target))
+    assert result.added == 0 and any("no column looks like names" in n for n in result.notes)
 
 
 @pytest.mark.parametrize(

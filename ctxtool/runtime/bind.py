@@ -53,12 +53,12 @@ class Entity:
 def entities_of(literals: list[Literal], links: list[LinkedValue]) -> list[Entity]:
     out: list[Entity] = []
     for lv in links:
-        out.append(Entity("linked", lv.phrase, lv.start, lv.end, lv.value, link=lv))
+        out.append(Entity("linked", lv.phrase, lv.start, lv.end, lv.value, link=lv, part=lv.part))
     for lit in literals:
-        if any(not (lit.end <= e.start or lit.start >= e.end) for e in out):
-            continue  # a quoted string that was linked
+        if any(not (lit.end <= e.start or lit.start >= e.end) for e in out if not e.part):
+            continue  # a quoted string that was linked (not only its words: the whole stays)
         out.append(Entity(lit.kind, lit.text, lit.start, lit.end, lit.value, literal=lit))
-    out.sort(key=lambda e: e.start)
+    out.sort(key=lambda e: (e.start, -e.end))  # a quoted name before its words
     return out
 
 
@@ -238,7 +238,7 @@ def _bind(
             c = compatibility(e, slot)
             if c <= 0:
                 continue
-            if best is None or c > best[0] + 1e-9:
+            if best is None or c > best[0] + 1e-9 or (c > best[0] - 1e-9 and _closer(e, entities[best[1]])):
                 best = (c, i)
         if best is None:
             return None
@@ -246,6 +246,13 @@ def _bind(
         taken.add(best[1])
         taken |= overlapping(entities, best[1])  # a name and its words are one value
     return out
+
+
+def _closer(e: Entity, other: Entity) -> bool:
+    """Of two values as fit for a slot, ``e`` is the stored value found exactly and ``other`` only
+    approximately ("Fast As a Shark" itself, not words of the question near another name)."""
+    a, b = e.link, other.link
+    return a is not None and b is not None and a.distance == 0 < b.distance
 
 
 def overlapping(entities: list[Entity], i: int) -> set[int]:

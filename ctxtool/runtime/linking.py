@@ -42,6 +42,7 @@ class LinkedValue:
     search: int  # index of the value search that found it
     context: Any = None
     alternatives: list[LinkedValue] = field(default_factory=list)
+    part: bool = False  # one word of a quoted two-word name, found exactly ("Anna" of "Anna Berg")
 
     @property
     def column_key(self) -> str:
@@ -72,7 +73,7 @@ def _is_content(tok: Token, vocabulary: set[str], first: bool) -> bool:
         return False
     if tok.text[:1].isupper() and not first:
         return True  # a capitalized word inside a sentence is a name even when templates use it
-    if low.isdigit():
+    if low.isdigit() or not content_tokens(low):  # "each", "per": words of how a question is built
         return False
     return stem(low) not in vocabulary and low not in vocabulary
 
@@ -87,7 +88,8 @@ def candidate_phrases(
         if lit.kind == "quoted":
             out.append((lit.start, lit.end, lit.text))
             seen.add((lit.start, lit.end))
-    blocked = [(lit.start, lit.end) for lit in literals if lit.kind != "quoted"]
+    numbered = {lit.start for lit in literals if _begins_name(lit, question)}
+    blocked = [(lit.start, lit.end) for lit in literals if lit.kind != "quoted" and lit.start not in numbered]
     quoted = [(lit.start, lit.end) for lit in literals if lit.kind == "quoted"]
     tokens = [
         t
@@ -100,7 +102,7 @@ def candidate_phrases(
         for i, t in enumerate(tokens)
     ]
     for i, ti in enumerate(tokens):
-        if not content[i]:
+        if not content[i] and ti.start not in numbered:
             continue
         for j in range(i, min(i + MAX_NGRAM, len(tokens))):
             tj = tokens[j]
@@ -118,6 +120,16 @@ def candidate_phrases(
             seen.add(span)
             out.append((ti.start, tj.end, text))
     return out
+
+
+def _begins_name(lit: Literal, question: str) -> bool:
+    """A whole number followed by a capitalized word may begin a stored name: the number of a
+    house in a street ("254 Mill Lane"). Only an exact match makes it one (see :meth:`ValueLinker.link`)."""
+    return (
+        lit.kind == "number"
+        and lit.text.isdigit()
+        and re.match(r" [A-Z][a-z]", question[lit.end : lit.end + 3]) is not None
+    )
 
 
 def _edits(a: str, b: str, cap: int) -> int:
@@ -167,6 +179,23 @@ def _spelling_distance(phrase: str, value: Any) -> float:
     if re.search(r"(?<!\w)" + re.escape(a) + r"(?!\w)", b):
         return 0.0  # words of the value ("York" of "New York City"): the search's measure decides
     return 1.0 - SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def _proper_name(value: Any) -> bool:
+    """A stored value written as a name: capitalized, no word of four letters or more in lower
+    case ("Princess of the Dawn", not "Collectible card game")."""
+    if not isinstance(value, str) or not value[:1].isupper():
+        return False
+    return not any(len(w) >= 4 and w.islower() for w in re.findall(r"[^\W\d_]+", value))
+
+
+def _lookalike(question: str, start: int, phrase: str, hit: LinkedValue) -> bool:
+    """Everyday words of the question only resembling a name ("taken" ~ 'Takeshi', "price of the
+    tune" ~ 'Princess of the Dawn'): words in lower case, not quoted, are not a name misspelt. A
+    column of names only: a category's capitalized label ('Nominated') is an everyday word."""
+    quoted = question[start : start + 1] in "\"'“‘" or (start > 0 and question[start - 1] in "\"'“‘")
+    named = "name" in hit.column_key.rpartition(".")[2] or "name" in hit.concept_type.lower()
+    return named and not quoted and not any(c.isupper() for c in phrase) and _proper_name(hit.value)
 
 
 class ValueLinker:
@@ -256,6 +285,7 @@ class ValueLinker:
         hits: list[LinkedValue] = []
         exact: list[tuple[int, int]] = []  # spans an exact match already explains: skip their parts
         phrases = candidate_phrases(question, literals, self.vocabulary)
+        numbered = {lit.start for lit in literals if _begins_name(lit, question)}
         if len(phrases) > MAX_PHRASES:  # quoted strings and capitalized words first, then the longest
             phrases.sort(
                 key=lambda p: (question[p[0] : p[0] + 1] not in "\"'“‘", not p[2][:1].isupper(), p[0] - p[1])
@@ -269,6 +299,8 @@ class ValueLinker:
                 if i in self._disabled:
                     continue
                 for hit in self._search(i, text):
+                    if hit.distance > 0 and (_lookalike(question, start, text, hit) or start in numbered):
+                        continue
                     if hit.distance <= self.max_distance and hit.value is not None:
                         if hit.distance == 0:
                             exact.append((start, end))
@@ -304,8 +336,51 @@ class ValueLinker:
                 uniq.setdefault((str(o.value), o.column), o)
             h.alternatives = list(uniq.values())[:8]
             chosen.append(h)
-        chosen.sort(key=lambda h: h.start)
+        chosen.extend(self._name_parts(question, literals, chosen))
+        chosen.sort(key=lambda h: (h.start, h.part))
         return chosen
+
+    def _name_parts(
+        self, question: str, literals: Sequence[Literal], chosen: list[LinkedValue]
+    ) -> list[LinkedValue]:
+        """The words of a quoted two-word name that no search found whole exactly, each found exactly
+        ("OTHA MOYER": a first name and a last name), with every column that holds it: which table
+        the person is in tells the templates apart. Both words or neither."""
+        out: list[LinkedValue] = []
+        for lit in literals:
+            words = list(re.finditer(r"\S+", lit.text)) if lit.kind == "quoted" else []
+            base = question.find(lit.text, lit.start)
+            if len(words) != 2 or base < 0:
+                continue
+            if any(c.distance == 0 and not (c.end <= lit.start or c.start >= lit.end) for c in chosen):
+                continue  # found whole: its words are not asked about
+            parts = []
+            for w in words:
+                exact = [
+                    h
+                    for i in range(len(self.value_searches))
+                    if i not in self._disabled
+                    for h in self._search(i, w.group())
+                    if h.distance == 0 and h.value is not None
+                ]
+                if not exact:
+                    break
+                a = base + w.start()
+                first, *rest = exact
+                part = LinkedValue(
+                    w.group(), a, a + len(w.group()), first.value, first.column, first.concept_type, 0.0,
+                    first.search, first.context, part=True,
+                )  # fmt: skip
+                part.alternatives = [
+                    LinkedValue(
+                        w.group(), a, part.end, h.value, h.column, h.concept_type, 0.0, h.search, h.context
+                    )
+                    for h in rest
+                ][:8]
+                parts.append(part)
+            if len(parts) == 2:
+                out.extend(parts)
+        return out
 
 
 def descriptor_tokens(link: LinkedValue) -> set[str]:

@@ -64,6 +64,18 @@ NUMBER_WORDS = {
     )
 }
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
+# ordinals name a number too ("fourth-grade classrooms" are those of grade 4); not "first" and
+# "last", which mostly mean an order or a name ("the first name")
+ORDINAL_WORDS = {
+    w: i + 2
+    for i, w in enumerate(
+        "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+        "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+    )
+}
+_ORDINAL = re.compile(
+    r"(?<![\w.$-])(?:(" + "|".join(ORDINAL_WORDS) + r")|(\d{1,3})(?:st|nd|rd|th))(?![\w])", re.I
+)
 _TIMES = {"twice": 2, "thrice": 3}  # "used more than twice"
 _TIMES_WORD = re.compile(r"\b(twice|thrice)\b", re.I)
 # a letter or digit a pattern is about: "starts with A", "the letter s", "contains the character 5"
@@ -195,6 +207,13 @@ def find_literals(text: str) -> list[Literal]:
     for m in _NUMBER_WORD.finditer(text):
         if free(m.start(), m.end()):
             lit = Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()])
+            _mark_number(lit, text)
+            found.append(lit)
+    for m in _ORDINAL.finditer(text):
+        named = m.group(1) and m.group(1)[0].isupper() and text[: m.start()].strip()
+        if free(m.start(), m.end()) and not named:  # "the Third-rate ones": words of a name
+            value = ORDINAL_WORDS[m.group(1).lower()] if m.group(1) else int(m.group(2))
+            lit = Literal("number", m.group(), m.start(), m.end(), value)
             _mark_number(lit, text)
             found.append(lit)
     for m in _TIMES_WORD.finditer(text):

@@ -9,7 +9,7 @@ import re
 
 from ctxtool.runtime.bind import Entity
 from ctxtool.runtime.content import content_tokens
-from ctxtool.runtime.literals import NUMBER_WORDS
+from ctxtool.runtime.literals import NUMBER_WORDS, ORDINAL_WORDS
 
 # a value the question states that nothing uses: another question (a condition would be dropped)...
 UNUSED_VALUE = 0.45
@@ -24,15 +24,28 @@ def _written_in(phrase: str, text: str) -> bool:
     return bool(re.search(r"(?<![\w.])" + re.escape(phrase) + r"(?![\w])", text, re.I))
 
 
+def _words_in(value: object, text: str) -> bool:
+    """The words of a stored text value appear one after another in ``text``, case and the
+    spaces and punctuation between them aside."""
+    words = re.findall(r"\w+", value.casefold()) if isinstance(value, str) else []
+    return len("".join(words)) >= 3 and bool(
+        re.search(r"(?<!\w)" + r"\W*".join(re.escape(w) for w in words) + r"(?!\w)", text.casefold())
+    )
+
+
 def stated_by(entity: Entity, text: str) -> bool:
     """The template's own wording states this value ("in 1996", "the ten districts")."""
     if _written_in(entity.text, text):
         return True
     if entity.kind == "number" and isinstance(entity.value, int):
         words = [w for w, n in NUMBER_WORDS.items() if n == entity.value] + [str(entity.value)]
+        words += [w for w, n in ORDINAL_WORDS.items() if n == entity.value]
         words += ["one"] if entity.value == 1 else []
         return any(_written_in(w, text) for w in words)
-    if entity.kind in ("stated", "quoted"):  # "male" in "all males": the same words, inflected
+    if entity.kind == "linked" and _words_in(entity.value, text):
+        return True  # the stored value, spaced or punctuated otherwise ("Tokyo , Japan", "Tokyo,Japan")
+    exact = entity.kind == "linked" and entity.link is not None and entity.link.distance == 0
+    if entity.kind in ("stated", "quoted") or exact:  # "male" in "all males": the same words, inflected
         mine = content_tokens(entity.text)
         return bool(mine) and set(mine) <= set(content_tokens(text))
     return False

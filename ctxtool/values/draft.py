@@ -56,7 +56,7 @@ CODE_WORDS = {
 EXCLUDE_WORDS = {
     "id", "uuid", "guid", "hash", "checksum", "md5", "sha", "sha1", "sha256", "token", "password", "secret",
     "salt", "url", "uri", "path", "json", "xml", "html", "description", "desc", "comment", "comments", "note",
-    "notes", "body", "text", "content", "message", "summary", "details", "remarks", "bio", "address",
+    "notes", "body", "text", "content", "message", "summary", "details", "remarks", "bio",
     "email", "phone", "ip", "key", "signature", "embedding", "vector", "tokens", "soundex", "created",
     "updated", "modified", "timestamp", "date", "time",
 }  # fmt: skip
@@ -94,15 +94,20 @@ def _words(name: str) -> list[str]:
     return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
 
 
-def _key_columns(table: dict) -> set[str]:
-    keys = {c.lower() for c in table.get("primary_key") or ()}
+def _foreign_key_columns(table: dict) -> set[str]:
+    keys: set[str] = set()
     for fk in table.get("foreign_keys") or ():
         keys.update(c.lower() for c in fk.get("columns") or ())
     return keys
 
 
-def classify(table: dict, column: dict) -> tuple[str | None, str]:
-    """``(kind, reason)``: kind is ``name``/``code``/``category``, or None with why it was skipped."""
+def classify(table: dict, column: dict, keys: bool = False) -> tuple[str | None, str]:
+    """``(kind, reason)``: kind is ``name``/``code``/``category``, or None with why it was skipped.
+
+    A table's own key is searched when it is made of several text columns (the parts of a
+    person's name that together identify a row), a one-column key only with ``keys`` (a
+    database where nothing else looks like what users type); a foreign key never (the column
+    it references gets the search)."""
     name = str(column.get("name", ""))
     words = _words(name)
     ctype = effective_type(column)
@@ -111,11 +116,14 @@ def classify(table: dict, column: dict) -> tuple[str | None, str]:
         return None, unsearchable
     if not Target("t", name, type=ctype).is_text:
         return None, f"type {ctype or 'unknown'} is not text"
-    if name.lower() in _key_columns(table):
+    if name.lower() in _foreign_key_columns(table):
+        return None, "a key column (its values are searched where it points)"
+    primary = [c.lower() for c in table.get("primary_key") or ()]
+    if primary == [name.lower()] and not keys:
         return None, "a key column (ids are not typed by users)"
     if (
         words
-        and (words[-1] in EXCLUDE_WORDS or words[0] in {"id", "uuid", "hash"})
+        and (words[-1] in EXCLUDE_WORDS or words[0] in {"id", "uuid", "hash"} or _contact_address(words))
         and not set(words) & CODE_WORDS
     ):
         return None, f"the name says {words[-1]!r}, not a name, code or category"
@@ -159,6 +167,12 @@ def classify(table: dict, column: dict) -> tuple[str | None, str]:
     if avg is not None and avg <= 40:
         return "name", f"short text values (average length {avg:.0f})"
     return None, "not clearly a name, code or category (use --column to force it)"
+
+
+def _contact_address(words: list[str]) -> bool:
+    """An e-mail, web or network address: nobody asks for one by its spelling; a street address
+    ("12 Mill Lane") is typed to find the place there."""
+    return words[-1] == "address" and bool(set(words) & {"email", "mail", "web", "ip", "mac", "url"})
 
 
 def _unsearchable(ctype: str) -> str | None:
@@ -249,20 +263,28 @@ def choose_columns(snapshot: dict, columns: Iterable[str] = ()) -> tuple[list[Ca
     whatever their profile; an unknown name raises :class:`InputError`.
     """
     wanted = [c.strip() for c in columns if c.strip()]
+    out, skipped = _choose(snapshot, wanted, keys=False)
+    if not out and not wanted:  # nothing else users type: the tables' own text keys are
+        out, skipped = _choose(snapshot, wanted, keys=True)
+    return out, skipped
+
+
+def _choose(snapshot: dict, wanted: list[str], keys: bool) -> tuple[list[Candidate], list[str]]:
+    """:func:`choose_columns` in one pass; ``keys``: one-column text keys too (see :func:`classify`)."""
     out: list[Candidate] = []
     skipped: list[str] = []
     found: set[str] = set()
     for schema, table, column in iter_columns(snapshot):
         tname, cname = str(table.get("name")), str(column.get("name"))
-        keys = {f"{tname}.{cname}".lower(), f"{schema}.{tname}.{cname}".lower()}
+        names = {f"{tname}.{cname}".lower(), f"{schema}.{tname}.{cname}".lower()}
         comment = column.get("comment")
         qualifier = schema_qualifier(snapshot, schema)
         target = Target(
             tname, cname, qualifier, effective_type(column) or "text", virtual=bool(column.get("virtual"))
         )
-        kind, reason = classify(table, column)
+        kind, reason = classify(table, column, keys)
         if wanted:
-            hit = [w for w in wanted if w.lower() in keys]
+            hit = [w for w in wanted if w.lower() in names]
             if not hit:
                 continue
             found.update(h.lower() for h in hit)

@@ -83,10 +83,8 @@ def draft_values(
         snap = snapshot if snapshot is not None else load_snapshot(str(snapshot_path))
         server = server_from_snapshot(snap)
         recipes, notes = draft(snap, server=server, columns=columns, match=match, **recipe_options)
-    if not recipes:
-        raise InputError(
-            "no column looks like names, codes or categories; name columns with --column table.column"
-        )
+    if not recipes:  # not a failure: the set is written as it was, and the note says why
+        notes.append(_why_none(snap))
     for recipe in recipes:
         notes.extend(f"{recipe.target.label}: {n}" for n in recipe.notes)
         if recipe.ddl_required and not apply:  # a forced --match whose DDL is not in place
@@ -111,6 +109,17 @@ def draft_values(
     if target:
         jsondoc.write_text_atomic(target, result.text)
     return result
+
+
+def _why_none(snap: dict) -> str:
+    """Why no column got a value search: the tables hold no text values yet, or none of them
+    looks like what people type."""
+    from ctxtool.values.draft import iter_columns
+
+    profiles = [c.get("profile") for _s, _t, c in iter_columns(snap) if c.get("profile")]
+    if profiles and all(p.get("distinct") == 0 for p in profiles):
+        return "no value searches: the tables hold no values yet (draft values again once they do)"
+    return "no value searches: no column looks like names, codes or categories; name columns with --column table.column"
 
 
 def _applied_notes(recipes: Sequence[Recipe], applied: Sequence[Applied]) -> list[str]:
