@@ -323,3 +323,25 @@ def test_no_function_word_is_credited_while_an_operator_word_is_left():
         "Who is the sailor with the highest wage?",
     )
     assert "regard" in cand.unexplained
+
+
+def test_a_number_the_wording_spells_out_is_the_question_s_digits():
+    sql = "SELECT club FROM sailor GROUP BY club HAVING count(*) > 2"
+    (_, _, missing), cand = _reworded(
+        "Which clubs have more than 2 sailors?", sql, "Show the clubs with more than two sailors."
+    )
+    assert "two" in missing and "two" not in cand.missing
+    (_, _, _), other = _reworded(
+        "Which clubs have more than 3 sailors?", sql, "Show the clubs with more than two sailors."
+    )
+    assert "two" in other.missing
+
+
+def test_a_slip_in_the_wording_of_a_word_the_question_says():
+    sql = "SELECT name, harbour, length FROM boat"
+    (ev, _, missing), cand = _reworded(
+        "List the boats, their harbour and length.",
+        sql,
+        "List the boats with the harbuor and length of each.",
+    )
+    assert "harbuor" in missing and "harbuor" not in cand.missing and cand.evidence > ev

@@ -157,7 +157,7 @@ def _pairs(
     for u in unexplained:
         for m in missing:
             a, b = q_words.get(u, u), t_words.get(m, m)
-            if _spelled(a, b):
+            if _spelled(a, b) or _spelled(u, m):  # "appears" of "appearring": appear, appearr
                 q_out.add(u)
                 t_out.add(m)
             else:
@@ -312,6 +312,23 @@ def sql_said_ops(unexplained: set[str], tpl: Any, q_tokens: set[str] = frozenset
     return out
 
 
+_DIGITS = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+
+
+def _numbers_said(wording: str, question: str) -> set[str]:
+    """The content tokens of the number words of ``wording`` whose number ``question`` states, in
+    digits or in words."""
+    from ctxtool.runtime.literals import NUMBER_WORDS
+
+    stated = {int(d) for d in _DIGITS.findall(question)}
+    stated |= {NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", question.lower()) if w in NUMBER_WORDS}
+    out: set[str] = set()
+    for w in re.findall(r"[a-z]+", wording.lower()):
+        if NUMBER_WORDS.get(w) in stated:
+            out.update(content_tokens(w))
+    return out
+
+
 def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     """Count the question words that reword the template's (:func:`_pairs`, relation verbs the
     schema does not name) as explained and the template's own relation verbs as not asked, for a
@@ -360,6 +377,12 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         if not (q_verbs and t_verbs) and not _reversed(q_tokens, phrasing.tokens, schema):
             q_done |= {u for u in q_verbs if not _named(u, schema)}
             t_done |= {m for m in t_verbs if not _named(m, schema)}
+    if values_only:
+        # a slip in the wording's own spelling of a word the question says ("aritist"), and a number
+        # the wording spells out that the question states ("at least two" of "2 or more")
+        q_said = {t for t in q_tokens if not t.startswith("__")}
+        t_done |= {m for m in missing if any(_spelled(t_words.get(m, m), q_words.get(u, u)) for u in q_said)}
+        t_done |= {m for m in missing if m in _numbers_said(phrasing.text, question)}
     # the verb a sentence of the wording begins with is an instruction ("Report the name of ...",
     # "Compute the number of ..."), not what is asked
     if clean:
