@@ -74,6 +74,23 @@ SUFFIXES = frozenset(
 FUNCTION_WORDS = frozenset(
     content_tokens("he she him her his hers himself herself among amongst during regarding concerning along")
 )
+# verbs that say little on their own ("the orders made", "took place"), as content tokens
+LIGHT_VERBS = frozenset(content_tokens("make take get"))
+_AMOUNT_OF = re.compile(r"\bamounts?\s+of\b", re.I)
+_TAKE_PLACE = re.compile(r"\b(?:take|takes|taking|taken|took)\s+place\b", re.I)
+
+
+def _phrase_words(text: str) -> frozenset[str]:
+    """The content tokens of the phrases of ``text`` that say nothing of their own: "the amount of
+    money" is the money, "took place" happened."""
+    out: set[str] = set()
+    if _AMOUNT_OF.search(text):
+        out.update(content_tokens("amount"))
+    if _TAKE_PLACE.search(text):
+        out.update(content_tokens("place"))
+    return frozenset(out)
+
+
 # factors that weigh how well the values fit (the slot's kind, the stored value's distance), not a
 # disagreement of the template with the question
 VALUE_FACTORS = frozenset({"fit", "links", "facets"})
@@ -361,8 +378,12 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     t_words = _surface(phrasing.text)
     unexplained = {t for t in cand.unexplained if not t.startswith("__") and t != "which"}
     missing = {t for t in cand.missing if not t.startswith("__")}
-    # pronouns and prepositions say no thing and no condition ("the patients he or she treats")
+    # pronouns and prepositions say no thing and no condition ("the patients he or she treats"), nor
+    # do a light verb ("the payments made", "employees making more than") and "the amount of"
     function = (unexplained | missing) & FUNCTION_WORDS if clean else set()
+    if clean:
+        function |= {w for w in (unexplained | missing) & LIGHT_VERBS if not _named(w, schema)}
+        function |= (unexplained & _phrase_words(question)) | (missing & _phrase_words(phrasing.text))
     unexplained -= function
     missing -= function
     q_done, t_done = _pairs(unexplained, missing, q_words, t_words) if clean else (set(), set())
