@@ -47,6 +47,7 @@ from ctxtool.runtime.grounding import (
     implied_ops,
     listed_ends,
     lists_each,
+    said_total,
     sql_realizes,
 )
 from ctxtool.runtime.rescore import raise_words, set_factor
@@ -448,6 +449,8 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
             q_done |= b if flip else a
             t_done |= a if flip else b
         q_done |= sql_said_ops(set(cand.unexplained) - q_done, tpl, set(q_tokens))
+        if "__sum" in cand.missing and said_total(question, q_ops, t_ops, sql_realizes(tpl.sql)):
+            t_done.add("__sum")  # "how much ... in total" of the wording's "the total"
         # "from the most recent one" of rows the SQL lists latest first, and "in descending order"
         _, t_kept = listed_ends(q_ops, t_ops, sql_realizes(tpl.sql))
         if t_ops - t_kept:
