@@ -30,7 +30,9 @@ of the question is left; an end the wording states of rows its SQL lists in that
 from the most recent one") is the question's "in descending order". On the Spider train kit: 22
 more covered questions (10 on the even databases, 12 on the odd), no wrong answer more on either
 half; the listed ends, with "more X than" read as a comparison (:mod:`ctxtool.runtime.content`),
-3 more (2 / 1), none wrong.
+3 more (2 / 1); a spelled-out number and a slip in the wording's spelling 3 more (1 / 2); light
+verbs ("the payments made") and "the amount of" 5 more (4 / 1); none wrong. ("When" of a template
+returning a date answered nothing more: not kept.)
 """
 
 from __future__ import annotations
