@@ -226,3 +226,33 @@ def test_a_word_taken_for_a_value_that_fills_no_slot_still_says_what_is_asked():
     # a name the question writes as one (capitalized) is a value, not a word
     named = Entity("linked", "Tonnage", start, start + 7, "Tonnage", link=found)
     assert unasked_columns(tokens, cand, [named]) == ["tonnage"]
+
+
+def test_a_column_named_in_one_word_or_with_a_slip_is_asked():
+    from ctxtool.runtime.answershape import unasked_columns
+    from ctxtool.runtime.compiled import compile_item
+    from ctxtool.runtime.matching import Candidate
+    from ctxtool.runtime.text import content_tokens
+
+    tpl = compile_item(
+        "template",
+        0,
+        {
+            "nl_query": "Show the rig, the home port and the skipper of the longest boat.",
+            "sql": "SELECT rig, home_port, skipper FROM boat ORDER BY length DESC LIMIT 1",
+        },
+        "postgres",
+    )
+    cand = Candidate(tpl, 0, 0.8, {})
+    asked = "What are the rig, homeport and skiper of the longest boat?"
+    assert unasked_columns(set(content_tokens(asked)), cand, []) == []
+    assert unasked_columns(set(content_tokens("What is the rig of the longest boat?")), cand, []) == [
+        "home_port",
+        "skipper",
+    ]
+
+
+def test_a_list_written_without_its_spaces():
+    from ctxtool.runtime.text import content_tokens
+
+    assert content_tokens("the first names,last names of sailors") == ["firstnam", "lastnam", "sailor"]

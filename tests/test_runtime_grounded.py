@@ -261,3 +261,25 @@ def test_an_end_the_wording_states_of_rows_listed_in_that_order():
     assert listed_ends(
         ops("the race with the latest date"), ops("races in descending order of date"), listed
     )[0] == ops("the race with the latest date")
+
+
+def test_the_total_a_wording_says_in_the_question_s_own_words():
+    from ctxtool.runtime.grounding import said_total
+
+    summed = sql_realizes("SELECT sum(hours), count(*) FROM voyage WHERE crew < $1")
+    t = ops("Show total hours and number of voyages for crews under $1.")
+    assert said_total(
+        "What is the total number of hours and number of voyages of crews under 20?", set(), t, summed
+    )
+    assert said_total("How much was paid in total for voyages?", set(), t, summed)
+    # no sum computed, or another aggregate asked that the wording does not state
+    assert not said_total("How much was paid in total?", set(), t, sql_realizes("SELECT hours FROM voyage"))
+    assert not said_total("What is the average paid in total?", {"__avg"}, t, summed)
+    assert (
+        agreement(
+            "How much was paid in total for voyages?",
+            "Find the total paid for voyages.",
+            "SELECT sum(paid) FROM voyage",
+        )
+        < 1
+    )

@@ -135,9 +135,20 @@ def unasked_columns(q_tokens: set[str], cand: Any, entities: list[Any]) -> list[
             continue  # a cryptic column, or one the template's wording does not name either
         if all_words & _GENERIC & said or (all_words & _NAMES and said & _NAMES):
             continue  # "the ids", "the full names": asked by the kind of column
-        if not _words_meet(said, words):
+        if not _words_meet(said, words) and not _said_otherwise(said, name_words(name)):
             out.append(name)
     return out
+
+
+def _said_otherwise(said: set[str], words: list[str]) -> bool:
+    """The question names the column in one word ("classrooms" of ``class_room``) or with a letter
+    slipped ("salaray" of ``salary``)."""
+    from ctxtool.runtime.rewording import _spelled
+
+    joined = "".join(w for w in words if w not in _ID_WORDS)
+    if len(words) > 1 and any(a.startswith(joined) for a in said):
+        return True
+    return any(_spelled(a, b) for a in said for b in words)
 
 
 _ASKED = re.compile(

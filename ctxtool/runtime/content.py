@@ -96,8 +96,13 @@ _MORE_X_THAN = re.compile(r" (more|less|fewer) (?!(?:or|and|of|than|the|a|an) )(
 _MORE_OP = {"more": "__gt", "less": "__lt", "fewer": "__lt"}
 
 
+# "first names,last names": a list written without its space
+_JOINED_LIST = re.compile(r"(?<=[a-z]),(?=[a-z])", re.I)
+
+
 def _canonical_text(text: str) -> str:
     text = _WHERE.sub("location", _relative_which(text))
+    text = _JOINED_LIST.sub(", ", text)
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
     low = re.sub(r"\s+", " ", low)
     low = _NOT.sub(

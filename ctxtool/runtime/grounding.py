@@ -204,6 +204,26 @@ def _named_measures(
     return out
 
 
+_TOTAL_SAID = re.compile(
+    r"\bin\s+total\b|\bhow\s+much\b|\btotal\s+(?:number|amount)\s+of\s+(?:hours|minutes|seconds|days|"
+    r"weeks|months|years|dollars|euros|miles|kilometers|kilometres|meters|metres)\b",
+    re.I,
+)
+
+
+def said_total(question: str, q_ops: set[str], t_ops: set[str], realized: frozenset[str]) -> bool:
+    """The question asks for the sum a wording calls "the total" in words the canonical tokens drop
+    ("how much ... in total", "the total number of hours"): the SQL sums, and every other aggregate
+    the question asks for the wording states too."""
+    return (
+        "__sum" in t_ops
+        and "__sum" in realized
+        and "__sum" not in q_ops
+        and q_ops & {"__avg", "__count"} <= t_ops
+        and bool(_TOTAL_SAID.search(question))
+    )
+
+
 def grounded_operators(
     question: str, entities: list[Any], cand: Any, q_set: set[str]
 ) -> tuple[float, list[str]]:
@@ -235,6 +255,8 @@ def grounded_operators(
             q_ops.add("__not")
             t_ops.add("__not")
     realized = sql_realizes(tpl.sql)
+    if said_total(question, q_ops, t_ops, realized):
+        q_ops.add("__sum")
     q_ops -= _named_measures(question, tpl.sql, q_ops, realized, tpl.column_words)
     q_ops |= implied_ops(q_ops, t_ops, realized)
     q_ops, t_ops = grounded_ops(q_ops, t_ops, realized)
