@@ -14,12 +14,34 @@ a compound column) it answered 4 uncovered questions wrongly ("the details of ..
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
+from typing import Any
 
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.rewording import _surface, is_verb  # the question's words by content token
 
-__all__ = ["ColumnNames"]
+__all__ = ["ColumnNames", "returned_things", "words_before"]
+
+
+def returned_things(tpl: Any) -> set[str]:
+    """The tables whose columns (other than keys) the template returns: "the names of the widgets"
+    asks for the column a template returns of the widgets table (a title, a label), when that table
+    has no name column of its own."""
+    out: set[str] = set()
+    for c in tpl.reads.projected:
+        table, _, column = c.rpartition(".")
+        if table and not column.endswith("id"):
+            out.add(table)
+    return out
+
+
+def words_before(question: str, spans: Iterable[tuple[int, int]]) -> set[str]:
+    """The content token of the word right before each span of ``question`` (a value's place)."""
+    out: set[str] = set()
+    for start, _ in spans:
+        last = re.findall(r"[A-Za-z]+", question[:start])[-1:]
+        out.update(content_tokens(last[0]) if last else [])
+    return out
 
 
 class ColumnNames:
@@ -35,13 +57,20 @@ class ColumnNames:
                 for t in tokens:
                     self._named.setdefault(t, []).append((words - {t}, is_verb(surface)))
 
-    def only_in_passing(self, question: str, words: set[str], q_set: set[str]) -> set[str]:
+    def only_in_passing(
+        self, question: str, words: set[str], q_set: set[str], before_values: Set[str] = frozenset()
+    ) -> set[str]:
         """The ``words`` (content tokens of ``question``, of column names) that name no column: every
         column holding one has other words the question does not say, and the question says it as a
-        verb or the column's name does."""
+        verb or the column's name does; or it is a verb right before a value the template compares
+        with a column of that word ("the widget named 'Zed'" of a ``name`` slot: ``before_values``),
+        which says what kind of value it is."""
         surface = _surface(question)
         out: set[str] = set()
         for w in words:
+            if w in before_values and is_verb(surface.get(w, w)):
+                out.add(w)
+                continue
             named = self._named.get(w)
             if not named or any(not rest or rest & q_set for rest, _ in named):
                 continue
