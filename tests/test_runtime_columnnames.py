@@ -24,7 +24,7 @@ SET = {
             "nl_query": "What are the years worked of each mechanic?",
             "sql": "SELECT name, years_worked FROM mechanic",
         },
-        {"nl_query": "List the details of every customer.", "sql": "SELECT customer_details FROM customer"},
+        {"nl_query": "List the details of every vendor.", "sql": "SELECT vendor_details FROM vendor"},
     ]
 }
 
@@ -34,7 +34,7 @@ def _passing(names: ColumnNames, question: str, word: str) -> set[str]:
 
 
 def test_a_verb_or_a_participle_of_a_compound_column_names_no_column():
-    names = ColumnNames(["date_made", "years_worked", "customer_details", "name"])
+    names = ColumnNames(["date_made", "years_worked", "vendor_details", "name"])
     assert _passing(names, "Count the gadgets made.", "made") == set(content_tokens("made"))
     assert _passing(names, "Which mechanics work on Mondays?", "work") == set(content_tokens("work"))
     # with another word of the column's name, the question names it
@@ -65,8 +65,8 @@ def test_a_count_of_things_made_is_not_held_against_a_template_that_reads_no_dat
 NAMED = {
     "templates": [
         {
-            "nl_query": "What is the phone and hire date of the clerk Ann?",
-            "sql": "SELECT phone, hire_date FROM staff WHERE first_name = 'Ann'",
+            "nl_query": "What is the phone and join date of the clerk Ann?",
+            "sql": "SELECT phone, join_date FROM crew WHERE first_name = 'Ann'",
         },
         {"nl_query": "List the titles of the reels.", "sql": "SELECT T1.title FROM reels AS T1"},
         {
@@ -107,9 +107,9 @@ def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None
 
 def test_a_verb_before_a_value_of_its_own_column_says_the_kind_of_value(named):
     # "named Ann" of a first name slot is no name column left unread
-    value = ("Ann", "staff.first_name")
+    value = ("Ann", "crew.first_name")
     assert "columns" not in _factors(
-        named, "What is the phone and hire date of the clerk named Ann?", 0, value
+        named, "What is the phone and join date of the clerk named Ann?", 0, value
     )
     # the verb says the value's column: not a word of another column
     assert "columns" in _factors(named, "What is the phone of the clerk titled Ann?", 0, value)

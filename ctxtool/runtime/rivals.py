@@ -2,13 +2,13 @@
 
 Two templates of a set are often one query apart in a single point: DISTINCT or not, one order
 direction or the other, ``<`` or ``>``, UNION or INTERSECT, a sum or an average, what is counted,
-one column returned or another. Their
-wordings then score alike, and the best one does not lead by enough to answer (``confidence.py``).
-When the question itself settles that point for the best candidate ("the unique names" and only
-the best one is DISTINCT; "in descending order" and only the best one sorts descending; "the dates
-the tests were taken" and only the best one returns a ``date_taken`` column), the other one is no
-rival reading of the question: it answers another question. Measured on the Spider train kit
-(``bench/spider.py``), odd and even databases alike, with no wrong answer more (docs/runtime.md).
+one column returned or another. Their wordings then score alike, and the best one does not lead by
+enough to answer (``confidence.py``). When the question itself settles that point for the best
+candidate ("the unique names" and only the best one is DISTINCT; "in descending order" and only the
+best one sorts descending; "the dates the parcels were shipped" and only the best one returns a
+``date_shipped`` column), the other one is no rival reading of the question: it answers another
+question. Measured on the Spider train kit (``bench/spider.py``): +15 covered questions, odd and
+even databases alike, no wrong answer more (the commits' messages give each rule's share).
 """
 
 from __future__ import annotations
