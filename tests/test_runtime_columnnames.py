@@ -10,6 +10,7 @@ from ctxtool.parameterize import parameterize_set
 from ctxtool.runtime import Runtime
 from ctxtool.runtime.columnnames import ColumnNames
 from ctxtool.runtime.content import content_tokens
+from ctxtool.runtime.matching import COLUMN_NOT_READ as COLUMN_ONE
 
 SET = {
     "templates": [
@@ -23,7 +24,7 @@ SET = {
             "nl_query": "What are the years worked of each mechanic?",
             "sql": "SELECT name, years_worked FROM mechanic",
         },
-        {"nl_query": "List the details of every customer.", "sql": "SELECT customer_details FROM customer"},
+        {"nl_query": "List the details of every vendor.", "sql": "SELECT vendor_details FROM vendor"},
     ]
 }
 
@@ -33,7 +34,7 @@ def _passing(names: ColumnNames, question: str, word: str) -> set[str]:
 
 
 def test_a_verb_or_a_participle_of_a_compound_column_names_no_column():
-    names = ColumnNames(["date_made", "years_worked", "customer_details", "name"])
+    names = ColumnNames(["date_made", "years_worked", "vendor_details", "name"])
     assert _passing(names, "Count the gadgets made.", "made") == set(content_tokens("made"))
     assert _passing(names, "Which mechanics work on Mondays?", "work") == set(content_tokens("work"))
     # with another word of the column's name, the question names it
@@ -59,3 +60,67 @@ def test_a_count_of_things_made_is_not_held_against_a_template_that_reads_no_dat
     # "the date made" names the column the count does not read
     cands = rt.matcher.rank("What is the number of gadgets by date made?", [])
     assert "columns" in next(c for c in cands if c.template.index == 0).factors
+
+
+NAMED = {
+    "templates": [
+        {
+            "nl_query": "What is the phone and join date of the clerk Ann?",
+            "sql": "SELECT phone, join_date FROM crew WHERE first_name = 'Ann'",
+        },
+        {"nl_query": "List the titles of the reels.", "sql": "SELECT T1.title FROM reels AS T1"},
+        {
+            "nl_query": "What is the price of the gadget Zed?",
+            "sql": "SELECT price FROM gadget WHERE name = 'Zed'",
+        },
+        {
+            "nl_query": "Which reels cost less than the cheapest gadget?",
+            "sql": "SELECT title FROM reels WHERE price < (SELECT min_price FROM shelf)",
+        },
+        {
+            "nl_query": "Who made the gadget with the highest price?",
+            "sql": "SELECT maker FROM gadget ORDER BY price DESC LIMIT 1",
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def named():
+    data, _ = parameterize_set(NAMED, "postgres", None)
+    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+
+
+def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None) -> dict:
+    from ctxtool.runtime.bind import entities_of
+    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.text import find_literals
+
+    lits = find_literals(question)
+    links = []
+    if value is not None:  # the value search found it on this column
+        at = question.index(value[0])
+        links = [LinkedValue(value[0], at, at + len(value[0]), value[0], value[1], "", 0.0, 0)]
+    ents = entities_of(lits, links)
+    return next(c for c in rt.matcher.rank(question, ents) if c.template.index == index).factors
+
+
+def test_a_verb_before_a_value_of_its_own_column_says_the_kind_of_value(named):
+    # "named Ann" of a first name slot is no name column left unread
+    value = ("Ann", "crew.first_name")
+    assert "columns" not in _factors(
+        named, "What is the phone and join date of the clerk named Ann?", 0, value
+    )
+    # the verb says the value's column: not a word of another column
+    assert "columns" in _factors(named, "What is the phone of the clerk titled Ann?", 0, value)
+
+
+def test_the_name_of_a_thing_is_the_column_the_template_returns_of_its_table(named):
+    assert "columns" not in _factors(named, "What are the names of the reels?", 1)
+    # not when the thing has a name column of its own: its maker is not its name
+    assert "columns" in _factors(named, "Give the name of the gadget with the highest price.", 4)
+
+
+def test_a_columns_operator_word_is_weighed_as_an_operator_not_as_a_column(named):
+    factors = _factors(named, "List the titles of the reels with the min price.", 1)
+    assert factors.get("columns", 1.0) >= COLUMN_ONE  # "price" may count, "min" never

@@ -40,10 +40,14 @@ def test_distinct_order_comparison_and_set_operations_the_question_states():
 
 
 def test_the_column_the_question_names_as_its_answer():
-    taken = "SELECT date_taken FROM exam WHERE result = 'Pass'"
-    done = "SELECT date_of_completion FROM exam WHERE result = 'Pass'"
-    assert _decided("On which dates were the passed exams taken?", taken, done)
-    assert not _decided("On which dates were the passed exams completed?", taken, done)
+    shipped = "SELECT date_shipped FROM parcel WHERE status = 'Sent'"
+    delivered = "SELECT date_of_delivery FROM parcel WHERE status = 'Sent'"
+    assert _decided("On which dates were the sent parcels shipped?", shipped, delivered)
+    assert not _decided("On which dates were the sent parcels delivered?", shipped, delivered)
+    # the column a value is compared with is the condition, not what the question wants back
+    listing = "SELECT name, color_label, details FROM gadget AS g JOIN colors AS c ON g.cid = c.cid WHERE g.kind = $1"
+    names = "SELECT name FROM gadget AS g JOIN colors AS c ON g.cid = c.cid WHERE c.color_label = $1"
+    assert not _decided("What are the names of gadgets with 'white' as their color label?", listing, names)
     # a name or an id is what every thing has: it does not say which thing's column is asked
     assert not _decided(
         "What is the name of the widget?", "SELECT name FROM widget", "SELECT price FROM widget"
@@ -76,8 +80,30 @@ def test_a_tie_with_a_rival_the_question_decides_against_is_not_asked_back():
 
 
 def test_what_a_count_or_a_sum_adds_up_is_what_the_question_counts():
-    beds = "SELECT sum(beds) FROM rooms WHERE bed_type = $1"
-    rooms = "SELECT count(*) FROM rooms WHERE bed_type = $1"
-    assert _decided("Find the total number of king beds.", beds, rooms)
-    assert _decided("How many rooms have a king bed?", rooms, beds)
-    assert not _decided("How many rooms have a king bed?", beds, rooms)
+    bunks = "SELECT sum(bunks) FROM cabins WHERE bunk_type = $1"
+    cabins = "SELECT count(*) FROM cabins WHERE bunk_type = $1"
+    assert _decided("Find the total number of double bunks.", bunks, cabins)
+    assert _decided("How many cabins have a double bunk?", cabins, bunks)
+    assert not _decided("How many cabins have a double bunk?", bunks, cabins)
+
+
+def test_a_sum_or_an_average_the_question_names():
+    total = "SELECT shop, SUM(price) FROM sale GROUP BY shop ORDER BY SUM(price) DESC LIMIT $1"
+    mean = "SELECT shop, AVG(price) FROM sale GROUP BY shop ORDER BY AVG(price) DESC LIMIT $1"
+    assert _decided("List the top 3 shops by total sale price.", total, mean)
+    assert _decided("List the top 3 shops by average sale price.", mean, total)
+    assert not _decided("List the top 3 shops by average sale price.", total, mean)
+
+
+def test_a_tie_the_question_decides_for_the_runner_up_puts_it_first():
+    question = "How many cabins have a double bunk?"
+    beds = _cand(0, "SELECT sum(bunks) FROM cabins WHERE bunk_type = $1", 1.0)
+    rooms = _cand(1, "SELECT count(*) FROM cabins WHERE bunk_type = $1", 1.0)
+    cands = [beds, rooms]
+    separate(question, set(content_tokens(question)), cands)
+    assert cands[0] is rooms and rooms.apart == {0}
+    # not out of a lead: a runner-up further behind stays behind
+    beds, rooms = _cand(0, beds.template.sql, 0.9), _cand(1, rooms.template.sql, 0.8)
+    cands = [beds, rooms]
+    separate(question, set(content_tokens(question)), cands)
+    assert cands[0] is beds

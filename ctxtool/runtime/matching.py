@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
-from ctxtool.runtime.columnnames import ColumnNames
+from ctxtool.runtime.columnnames import ColumnNames, returned_things, words_before
 from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
+from ctxtool.runtime.pergroup import groups_asked
 from ctxtool.runtime.returned import asks_count, count_only_to_order, joined_twice, output_of
 from ctxtool.runtime.schemawords import (
     compound_parts,
@@ -168,6 +169,19 @@ class Matcher:
                 words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
             self._returned[id(tpl)] = words
         return words
+
+    def _name_returned(self, question: str, tpl: Compiled) -> bool:
+        """Whether "the name of X" is what the template returns: a column named for X, or a column
+        (a title, a label) of X's table when that table has no name column the set reads."""
+        named = name_of(question)
+        if not named:
+            return False
+        if named & self._returned_words(tpl):
+            return True
+        return any(
+            named & self.table_words.get(t, set()) and not NAME_WORDS & self._table_columns.get(t, set())
+            for t in returned_things(tpl)
+        )
 
     def _own_columns(self, tpl: Compiled) -> set[str]:
         """The words of the columns of the template's tables (as far as the set reads them)."""
@@ -494,14 +508,22 @@ class Matcher:
                 (q_set & self.all_column_words) - explained - tpl_words - self.column_words[id(tpl)] - f_cols
             )
             cols -= self.entity_words  # already weighed as entities
-            if NAME_WORDS & cols and name_of(question) & self._returned_words(tpl):
+            cols = {w for w in cols if not w.startswith("__")}  # (a ``min_price`` column's "min")
+            if NAME_WORDS & cols and self._name_returned(question, tpl):
                 cols -= NAME_WORDS  # "the name of the building" is the building a template returns
             if cols:
                 cols -= heads_of_read_columns(question, cols, self.column_words[id(tpl)]) - self._own_columns(
                     tpl
                 )
             if cols:
-                cols -= self.column_names.only_in_passing(question, cols, q_set)
+                # "the widget named 'Zed'" of a slot on a name column: the verb says the value's column
+                said_of: set[str] = set()
+                for slot in tpl.slots:
+                    e = entities[bindings[slot.key][0]]
+                    parts = (slot.column or "").split(".")[-1].split("_")  # each word ("first", "name")
+                    column = {t for part in parts for t in content_tokens(part)}
+                    said_of |= words_before(question, [(e.start, e.end)]) & column
+                cols -= self.column_names.only_in_passing(question, cols, q_set, said_of)
             if cols:
                 factors["columns"] = COLUMN_NOT_READ ** len(cols)
                 reasons.append("the template does not read: " + ", ".join(sorted(cols)))
@@ -529,6 +551,7 @@ class Matcher:
                 and "__each" not in t_set
                 and not tpl.reads.grouped
                 and "__each" not in by_facets
+                and groups_asked(question, tpl.tables, tpl_words)
             ):
                 factors["grouping"] = UNGROUPED
                 reasons.append("the question asks per group, the template does not group")

@@ -1,0 +1,55 @@
+""" "for each X" asks for groups, unless the template's rows already are one per X or "every" is a
+quantifier ("older than every member")."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool.parameterize import parameterize_set
+from ctxtool.runtime import Runtime
+from ctxtool.runtime.pergroup import groups_asked
+
+SHOP = ({"shop"}, {"shop"})
+
+
+def test_each_of_the_one_table_read_is_no_grouping():
+    assert not groups_asked("What is the total stock for each shop?", *SHOP)
+    assert not groups_asked("What is the average rating of every shop?", *SHOP)
+    assert groups_asked("What is the total stock for each city?", *SHOP)
+    assert groups_asked("What is the average rating per year?", *SHOP)
+    # a template reading several tables: "each shop" may be one of several rows per shop
+    assert groups_asked("What is the total stock for each shop?", {"shop", "item"}, {"shop", "item"})
+
+
+def test_every_after_than_is_a_quantifier():
+    assert not groups_asked("How many shops are older than every warehouse?", *SHOP)
+    assert groups_asked("How many shops are older than every warehouse, for each city?", *SHOP)
+
+
+SET = {
+    "templates": [
+        {
+            "nl_query": "What is the highest and lowest stock of the shops?",
+            "sql": "SELECT max(stock), min(stock) FROM shop",
+        },
+        {
+            "nl_query": "What is the highest stock in each city?",
+            "sql": "SELECT city, max(stock) FROM shop GROUP BY city",
+        },
+    ]
+}
+
+
+@pytest.fixture(scope="module")
+def rt():
+    data, _ = parameterize_set(SET, "postgres", None)
+    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+
+
+def test_an_aggregate_over_every_row_of_the_table_needs_no_group(rt):
+    cands = rt.matcher.rank("What is the highest and lowest stock for every shop?", [])
+    first = next(c for c in cands if c.template.index == 0)
+    assert "grouping" not in first.factors
+    cands = rt.matcher.rank("What is the highest and lowest stock for every city?", [])
+    first = next(c for c in cands if c.template.index == 0)
+    assert "grouping" in first.factors
