@@ -141,6 +141,29 @@ def test_a_slot_takes_the_value_found_exactly_over_words_near_another_one():
     assert binding is not None and ents[binding["1"][0]].value == "Autumn Session"
 
 
+def _bound_values(tpl: Any, question: str) -> list[Any]:
+    ents = _entities(question)
+    binding = bind_slots(tpl.slots, ents, set())
+    assert binding is not None
+    return [ents[binding[s.key][0]].value for s in tpl.slots]
+
+
+def test_the_only_number_slot_takes_the_example_the_question_repeats():
+    sql = "SELECT room FROM desk GROUP BY room HAVING count(*) >= 2 AND sum(chairs) >= "
+    both = _template(
+        41, "Which rooms have at least two desks and 10 chairs?", sql + "10",
+        "Which rooms have at least two desks and $1 chairs?", sql + "$1",
+    )  # fmt: skip
+    assert _bound_values(both, "Which rooms hold two or more desks and 10 or more chairs in all?") == [10]
+    # two slots of a kind take their values in the question's order, examples or not
+    sql = "SELECT room FROM building WHERE built BETWEEN "
+    span = _template(
+        42, "Which rooms were built between 1995 and 1997?", sql + "1995 AND 1997",
+        "Which rooms were built between $1 and $2?", sql + "$1 AND $2",
+    )  # fmt: skip
+    assert _bound_values(span, "Which rooms were built between 1990 and 1995?") == [1990, 1995]
+
+
 def test_a_stored_value_the_templates_wording_states_inflected_or_spaced_otherwise():
     q = "Which pupils play the Keeper role in the Green , Valley team?"
     a, b = q.index("Keeper"), q.index("Green , Valley")

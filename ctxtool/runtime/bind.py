@@ -232,13 +232,15 @@ def _bind(
         taken |= overlapping(entities, i)
     for slot in slots:
         best: tuple[float, int] | None = None
+        alone = sum(1 for s in slots if s.kind == slot.kind) == 1
         for i, e in enumerate(entities):
             if i in taken:
                 continue
             c = compatibility(e, slot)
             if c <= 0:
                 continue
-            if best is None or c > best[0] + 1e-9 or (c > best[0] - 1e-9 and _closer(e, entities[best[1]])):
+            tie = best is not None and c > best[0] - 1e-9
+            if best is None or c > best[0] + 1e-9 or (tie and _closer(e, entities[best[1]], slot, alone)):
                 best = (c, i)
         if best is None:
             return None
@@ -248,11 +250,16 @@ def _bind(
     return out
 
 
-def _closer(e: Entity, other: Entity) -> bool:
+def _closer(e: Entity, other: Entity, slot: Slot, alone: bool) -> bool:
     """Of two values as fit for a slot, ``e`` is the stored value found exactly and ``other`` only
-    approximately ("Fast As a Shark" itself, not words of the question near another name)."""
+    approximately ("Fast As a Shark" itself, not words of the question near another name), or
+    ``e`` is the template's own example the question repeats ("at least two rooms and 10 desks"
+    against "... two rooms and $1 desks" with 10 the example: the "two" is the wording's own), for
+    the template's only slot of its kind (two slots take their values in order: "between $1 and $2")."""
     a, b = e.link, other.link
-    return a is not None and b is not None and a.distance == 0 < b.distance
+    if a is not None and b is not None and a.distance == 0 < b.distance:
+        return True
+    return alone and e.kind == "number" == other.kind and e.value == slot.example != other.value
 
 
 def overlapping(entities: list[Entity], i: int) -> set[int]:
