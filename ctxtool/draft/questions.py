@@ -16,7 +16,7 @@ from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import Column, Model, Table
-from ctxtool.draft.phrasing import and_list, plural_label, the_names
+from ctxtool.draft.phrasing import and_list, extremes, plural_label, the_names, verb
 from ctxtool.draft.related import RelatedQuestions, agreeing_verb
 from ctxtool.draft.rows import describing, has_duplicates, naming, natural_key
 from ctxtool.draft.templates import (
@@ -161,23 +161,23 @@ class QuestionDrafter(RelatedQuestions):
             if not names:
                 continue
             nsql = self.cols(names)
-            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+            for word, order in extremes(label):
                 self.add(
-                    f"What is the {the_names(names, 1)} of the {s} with the {word} {label}?",
+                    f"What {verb(the_names(names, 1))} the {the_names(names, 1)} of the {s} with the {word} {label}?",
                     f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} {order} LIMIT 1",
                     "superlative",
                     t,
                     also=f"Which {s} has the {word} {label}? Give its {the_names(names, 1)}.",
                 )
             for c in [c for c in shown if c not in names and c is not meas][:3]:
-                for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                for word, order in extremes(label):
                     self.add(
                         f"What {agreeing_verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
                         f"SELECT {m.col(c)} FROM {src} ORDER BY {mc} {order} LIMIT 1",
                         "superlative",
                         t,
                     )
-            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+            for word, order in extremes(label):
                 self.add(
                     f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the "
                     f"{word} {label}?",
@@ -249,7 +249,7 @@ class QuestionDrafter(RelatedQuestions):
                 )
                 for word, order in (("earliest", "ASC"), ("latest", "DESC")):
                     self.add(
-                        f"What is the {the_names(names, 1)} of the {s} with the {word} {d.label}?",
+                        f"What {verb(the_names(names, 1))} the {the_names(names, 1)} of the {s} with the {word} {d.label}?",
                         f"SELECT {self.cols(names)} FROM {nsrc} WHERE {m.col(d)} IS NOT NULL "
                         f"ORDER BY {m.col(d)} {order} LIMIT 1",
                         "date-superlative",

@@ -12,7 +12,7 @@ from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
-from ctxtool.draft.phrasing import plural_words
+from ctxtool.draft.phrasing import extremes, plural_words
 from ctxtool.draft.rows import naming
 
 TOP_N = 10
@@ -358,10 +358,11 @@ class TemplateDrafter:
             # rows with no name show the values themselves: the question says so ("What are the 10
             # highest support rates of candidates?"), not "which candidates" (asked, it wants them named)
             values = plural_words(meas.label)
+            (top, _), (bottom, _) = extremes(meas.label)
             self.add(
-                f"Which {TOP_N} {p} have the highest {meas.label}?"
+                f"Which {TOP_N} {p} have the {top} {meas.label}?"
                 if naming(t)
-                else f"What are the {TOP_N} highest {values} of {p}?",
+                else f"What are the {TOP_N} {top} {values} of {p}?",
                 f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                 f"ORDER BY {mc} DESC, {order_keys} LIMIT {TOP_N}",
                 "schema:top-n",
@@ -370,7 +371,7 @@ class TemplateDrafter:
             if naming(t):  # (the lowest values alone, with no name beside them, answered a
                 # question about the rows far more often than one about the values)
                 self.add(
-                    f"Which {TOP_N} {p} have the lowest {meas.label}?",
+                    f"Which {TOP_N} {p} have the {bottom} {meas.label}?",
                     f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                     f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
                     "schema:bottom-n",
