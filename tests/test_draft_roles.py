@@ -8,7 +8,7 @@ import re
 
 from ctxtool.draft.model import Model
 from ctxtool.draft.questions import draft_questions
-from ctxtool.draft.templates import categories, draft_templates
+from ctxtool.draft.templates import categories, draft_templates, keyed_by
 
 
 def _snap(*tables: dict) -> dict:
@@ -129,3 +129,44 @@ def test_two_names_take_are_and_a_size_is_largest():
 
     assert verb("first name and last name") == "are" and verb("unit price") == "is"
     assert extremes("size in bytes")[0][0] == "largest" and extremes("price")[0][0] == "highest"
+
+
+def test_a_reference_named_by_a_role_is_no_breakdown_key():
+    """``contact_person_id`` says who the person is to the row: "for each contact person" asks for
+    the person by name, not for the number; ``site_id`` is the key as the sites' listing shows it."""
+    people = _table("person", "person_id", 10, _col("person_id", "int", 10), _col("name", "text", 10))
+    sites = _table("site", "site_id", 8, _col("site_id", "int", 8), _col("name", "text", 8))
+    visits = _table(
+        "visit",
+        "visit_id",
+        40,
+        _col("visit_id", "int", 40),
+        _col("site_id", "int", 6),
+        _col("contact_person_id", "int", 7),
+        _col("minutes", "int", 30),
+    )
+    visits["foreign_keys"] = [
+        {"columns": ["site_id"], "ref_table": "site", "ref_columns": ["site_id"]},
+        {"columns": ["contact_person_id"], "ref_table": "person", "ref_columns": ["person_id"]},
+    ]
+    model = Model(_snap(people, sites, visits))
+    assert [c.name for c in keyed_by(model.table("visit"), model)] == ["site_id"]
+
+
+def test_the_most_common_parent_of_a_table_of_facts():
+    """``has_skill`` (a worker has a skill; the worker side undeclared): the skill its rows name most."""
+    skills = _table(
+        "skill", "skill", 6, _col("skill", "text", 6), _col("skill_kind", "text", 2, [("a", 0.5), ("b", 0.5)])
+    )
+    has = {
+        "name": "has_skill",
+        "primary_key": [],
+        "row_estimate": 30,
+        "columns": [_col("worker", "int", 12), _col("skill", "text", 6)],
+    }
+    has["foreign_keys"] = [{"columns": ["skill"], "ref_table": "skill", "ref_columns": ["skill"]}]
+    sql = {d.text: d.item["sql"] for d in draft_questions(Model(_snap(skills, has)))}
+    assert sql["What is the most common skill?"] == (
+        "SELECT skill.skill FROM has_skill JOIN skill ON has_skill.skill = skill.skill GROUP BY skill.skill "
+        "ORDER BY COUNT(*) DESC LIMIT 1"
+    )

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
-from ctxtool.draft.model import Column, Model, Table
+from ctxtool.draft.model import Column, Join, Model, Table
 from ctxtool.draft.phrasing import and_list, extremes, plural_label, the_names, verb
 from ctxtool.draft.related import RelatedQuestions, agreeing_verb
 from ctxtool.draft.rows import describing, has_duplicates, naming, natural_key
@@ -62,6 +62,8 @@ class QuestionDrafter(RelatedQuestions):
         for j in self.m.joins:
             if not relationship(j.child) and j.child is not j.parent and len(j.pairs) == 1:
                 self.join(j)
+            elif relationship(j.child) and not j.child.is_link and len(j.pairs) == 1:
+                self.most_common_in(j)
         for link in self.m.links:
             for own, other in ((link.a, link.b), (link.b, link.a)):
                 if own.parent is not other.parent and len(own.pairs) == 1:
@@ -339,6 +341,29 @@ class QuestionDrafter(RelatedQuestions):
                     "list-where-not",
                     t,
                 )
+
+    def most_common_in(self, j: Join) -> None:
+        """ "What is the most common skill?" of a table stating facts (``has_skill``) that
+        references the skills, its other side undeclared: the parent its rows name most often,
+        said by the parent's code as the facts hold it (a text key people read) or its names."""
+        m, rel, parent = self.m, j.child, j.parent
+        fk, pk = j.pairs[0]
+        names = naming(parent)
+        if names:
+            shown, src = names, f"{m.table_sql(rel)} JOIN {m.table_sql(parent)} ON {m.join_on(j)}"
+            group = ", ".join(dict.fromkeys(m.col(c) for c in [pk, *names]))
+        elif natural_key(pk):
+            shown, src, group = [fk], m.table_sql(rel), m.col(fk)
+        else:
+            return
+        self.add(
+            f"What is the most common {parent.names.singular}?",
+            f"SELECT {self.cols(shown)} FROM {src} GROUP BY {group} ORDER BY COUNT(*) DESC LIMIT 1",
+            "most-common-in",
+            rel,
+            parent,
+            also=f"Which {parent.names.singular} is the most common?",
+        )
 
     def lookups_by_code(self, t: Table, names: list[Column], shown: list[Column]) -> None:
         """ "What is the description of the role with role code 'ED'?": a table keyed by a code

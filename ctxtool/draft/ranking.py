@@ -51,6 +51,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "link-of-named": 0.72,
     "join-count": 0.72,
     "most-category": 0.72,
+    "most-common-in": 0.72,
     "link-exists": 0.62,
     "ordered-measure": 0.66,
     "above-average": 0.7,

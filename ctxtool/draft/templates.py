@@ -113,14 +113,16 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
 def keyed_by(table: Table, model: Model) -> list[Column]:
     """The number keys of other tables that ``table``'s rows share ("How many documents are there
     for each project ID?"): a number, not a dimension, but the key a user reads off another listing;
-    not one of two references to the same table (one word tells those apart)."""
+    not one of two references to the same table (one word tells those apart), nor a reference named
+    by a role (``contact_staff_id``: not the key as the parent's listing shows it, and "for each
+    contact staff" means the staff by name)."""
     if table.is_link:
         return []
     joins = [j for j in model.parents_of(table) if len(j.pairs) == 1]
     out = []
     for j in joins:
         c = j.pairs[0][0]
-        if sum(k.parent is j.parent for k in joins) > 1 or c.category != "number" or c.in_pk:
+        if sum(k.parent is j.parent for k in joins) > 1 or c.category != "number" or c.in_pk or j.role:
             continue
         if c.repeats and c.distinct is not None and c.distinct > 1:
             out.append(c)
