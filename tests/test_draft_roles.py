@@ -170,3 +170,16 @@ def test_the_most_common_parent_of_a_table_of_facts():
         "SELECT skill.skill FROM has_skill JOIN skill ON has_skill.skill = skill.skill GROUP BY skill.skill "
         "ORDER BY COUNT(*) DESC LIMIT 1"
     )
+
+
+def test_owners_are_counted_each_once_per_kind_of_their_things():
+    """``owner_cards`` holds ``owner_id``, the key of ``owners`` (no reference declared): "How many
+    different owners have owner cards for each kind?" counts owners, not cards."""
+    owners = _table("owners", "owner_id", 10, _col("owner_id", "int", 10), _col("name", "text", 10))
+    kind = _col("card_kind", "text", 2, [("credit", 0.6), ("debit", 0.4)])
+    cards = _table("owner_cards", "card_id", 30, _col("card_id", "int", 30), _col("owner_id", "int", 9), kind)
+    sql = {d.text: d.item["sql"] for d in draft_templates(Model(_snap(owners, cards)))}
+    assert sql["How many different owners have owner cards for each card kind?"] == (
+        "SELECT owner_cards.card_kind, COUNT(DISTINCT owner_cards.owner_id) AS owners_count FROM owner_cards "
+        "GROUP BY owner_cards.card_kind ORDER BY owners_count DESC"
+    )

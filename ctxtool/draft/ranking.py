@@ -71,6 +71,7 @@ FAMILY_PRIOR: dict[str, float] = {
     "lookup-by-code": 0.8,
     "join-parent-of-named": 0.45,
     "breakdown-key": 0.6,
+    "breakdown-owners": 0.62,
     "join-average-by": 0.5,
     "join-total-by": 0.5,
     "flag": 0.8,

@@ -13,7 +13,7 @@ from typing import Any
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
 from ctxtool.draft.phrasing import extremes, plural_words
-from ctxtool.draft.rows import naming
+from ctxtool.draft.rows import has_duplicates, naming
 
 TOP_N = 10
 MAX_CATEGORIES = 3
@@ -275,6 +275,24 @@ def average_question(meas: Column, plural: str, by: str = "") -> str:
     return f"What is the average {meas.label} of {plural}{by}?"
 
 
+def owned_by(m: Model, t: Table) -> list[tuple[Table, Column]]:
+    """The tables whose things ``t`` holds, by name: ``t`` is named after the other table
+    (``customer_cards`` after ``customers``) and holds that table's one-column key (declared or
+    not), several rows to one owner."""
+    words = t.name.lower().replace("_", " ").split()
+    out = []
+    for o in m.tables:
+        if o is t or len(o.pk_columns) != 1 or len(words) < 2:
+            continue
+        head = {o.name.lower().replace("_", " "), o.names.singular.lower(), o.names.plural.lower()}
+        if not any(" ".join(words[:n]) in head for n in (1, 2) if n < len(words)):
+            continue
+        fk = t.column(o.pk_columns[0].name)
+        if fk is not None and not fk.in_pk and has_duplicates(fk) and fk.category == o.pk_columns[0].category:
+            out.append((o, fk))
+    return out
+
+
 class TemplateDrafter:
     def __init__(self, model: Model) -> None:
         self.m = model
@@ -342,6 +360,7 @@ class TemplateDrafter:
                     "schema:count-where",
                     t,
                 )
+        self.owners_per_category(t, cats)
         for c in keyed_by(t, m):
             cc = m.col(c)
             self.add(
@@ -442,6 +461,26 @@ class TemplateDrafter:
                 "schema:flag",
                 t,
             )
+
+    def owners_per_category(self, t: Table, cats: list[Column]) -> None:
+        """ "How many different customers have customer cards for each card type?": a table named
+        as its owner's things (``customer_cards`` holding ``customer_id``, the key of ``customers``)
+        is asked how many owners hold each kind, each owner once (``COUNT(DISTINCT``); counting
+        the things answers another question when an owner holds several."""
+        m, p = self.m, t.names.plural
+        for owner, fk in owned_by(m, t)[:1]:
+            alias = f"{snake(owner.name)}_count"
+            for c in [c for c in cats if c is not fk and not c.in_fk][:2]:
+                cc = m.col(c)
+                self.add(
+                    f"How many different {owner.names.plural} have {p} for each {c.label}?",
+                    f"SELECT {cc}, COUNT(DISTINCT {m.col(fk)}) AS {alias} FROM {m.table_sql(t)} GROUP BY {cc} "
+                    f"ORDER BY {alias} DESC",
+                    "schema:breakdown-owners",
+                    t,
+                    owner,
+                    also=f"Show each {c.label} and the number of {owner.names.plural} with {p} of it.",
+                )
 
     # -- along a foreign key ------------------------------------------------------------------
 
