@@ -36,6 +36,8 @@ _AUDIT_NAME = re.compile(
     re.IGNORECASE,
 )
 
+_QUANTITY = re.compile(r"\b(?:quantity|quantities|qty|units|amounts?|number of|count)\b", re.IGNORECASE)
+
 
 @dataclass(eq=False)
 class Column:
@@ -50,6 +52,7 @@ class Column:
     in_pk: bool = False
     in_fk: bool = False
     readable: bool = True  # has a real name, a comment or a glossary entry
+    names_a_key: bool = False  # run together as a table's name and "id" (``widgetid``)
 
     @property
     def distinct(self) -> int | None:
@@ -70,6 +73,7 @@ class Column:
             or self.in_fk
             or bool(_ID_NAME.search(self.name))
             or self.label.rsplit(" ", 1)[-1] == "ID"  # run-together ``amenid``: "amen ID"
+            or self.names_a_key
         )
 
     @property
@@ -118,11 +122,19 @@ class Column:
             return False
         if self.is_flag:
             return False  # flags get questions of their own ("How many X are active?")
+        if self.is_quantity:  # "for each units on order" groups by an amount, not a kind
+            return False
         if not self.repeats:  # every row its own value: a name or a measure, not a dimension
             return False
         if self.category == "text":
             return d <= CATEGORICAL_MAX
         return d <= SMALL_NUMBER_MAX and not self.is_fractional
+
+    @property
+    def is_quantity(self) -> bool:
+        """A column that says how many or how much (a quantity, units in stock, a number of
+        seats): an amount to sum or compare, never a kind of row to break a table down by."""
+        return bool(_QUANTITY.search(self.label) or _QUANTITY.search(self.name.replace("_", " ")))
 
     @property
     def repeats(self) -> bool:
@@ -301,6 +313,7 @@ class Model:
             restating = {id(t) for t in self.tables if self._restates_a_table(t)}
             self.tables = [t for t in self.tables if id(t) not in restating]
             raw_tables = [(t, r) for t, r in raw_tables if id(t) not in restating]
+        mark_run_together_keys(self.tables)
         self.joins: list[Join] = []
         for table, raw in raw_tables:
             self._joins_of(table, raw)
@@ -347,6 +360,8 @@ class Model:
                 readable=self.namer.has_real_name(raw, rc),
             )
             table.columns.append(col)
+        if not self.namer.glossary.table(table.name):
+            table.names = named_by_key(table)
         return table
 
     def _joins_of(self, table: Table, raw: dict[str, Any]) -> None:
@@ -523,6 +538,37 @@ class Model:
         )
 
 
+def named_by_key(table: Table) -> TableName:
+    """A table named as a dimension of its own rows (``widget_kind``: a key ``widget`` and a column
+    ``widget_kind`` that many rows share): its rows are what the key names ("widgets", counted "for
+    each widget kind"), not "widget kinds" ("Which widget kind has the most widget kinds?")."""
+    names = table.names
+    keys = table.pk_columns
+    if len(keys) != 1 or keys[0].category != "text" or keys[0].in_fk or not keys[0].readable:
+        return names
+    key = keys[0]
+    own = {names.singular.lower(), names.plural.lower()}
+    if key.label.lower() in own or re.search(r"\b(?:code|id|key|number|no)$", key.label, re.IGNORECASE):
+        return names
+    if not any(c is not key and c.label.lower() in own and c.is_categorical for c in table.columns):
+        return names
+    from ctxtool.draft.names import pluralize, singularize
+
+    base = singularize(key.label)
+    return TableName(base, pluralize(base))
+
+
+def mark_run_together_keys(tables: Sequence[Table]) -> None:
+    """Mark ``widgetid`` (of any table) as a key when some table's name begins with ``widget``: a
+    reference written without a separator, which word splitting reads as other words."""
+    stems = [re.sub(r"[^a-z0-9]", "", t.name.lower()) for t in tables]
+    for t in tables:
+        for c in t.columns:
+            m = re.fullmatch(r"([a-z]{3,})id", c.name.lower())
+            if m and any(s.startswith(m.group(1)) for s in stems):
+                c.names_a_key = True
+
+
 def _rows(raw: dict[str, Any]) -> float | None:
     """The table's row estimate; when the table was never analyzed (no estimate), the distinct
     count of a one-column primary key, which is its number of rows."""
@@ -535,7 +581,35 @@ def _rows(raw: dict[str, Any]) -> float | None:
             d = (c.get("profile") or {}).get("distinct")
             if c["name"].lower() == pk[0] and isinstance(d, (int, float)) and d > 0:
                 return float(d)
-    return est
+    return _rows_of_sample(raw) or est
+
+
+def _rows_of_sample(raw: dict[str, Any]) -> float | None:
+    """The rows of a table the statistics never counted, from its profiles: each frequency (and
+    null fraction) is a count over the rows read, rounded, so the smallest row count at least as
+    large as every column's distinct values that turns every frequency back into a whole count.
+    Without it every column "repeats" and a table of unique names has no name."""
+    fractions: list[float] = []
+    low = 0
+    for c in raw.get("columns") or []:
+        prof = c.get("profile") or {}
+        d = prof.get("distinct")
+        if isinstance(d, (int, float)) and d > 0:
+            low = max(low, int(d))
+        fractions += [
+            float(f)
+            for f in [
+                prof.get("null_fraction"),
+                *((m or {}).get("frequency") for m in prof.get("most_common") or []),
+            ]
+            if isinstance(f, (int, float)) and 0 < f <= 1
+        ]
+    if not low:
+        return None
+    for n in range(low, low * 50 + 1):
+        if all(round(f * n) >= 1 and abs(f * n - round(f * n)) <= 0.00005 * n + 1e-6 for f in fractions):
+            return float(n)
+    return float(low)
 
 
 def column_category(type_name: str) -> str:

@@ -312,7 +312,7 @@ class Namer:
         # (``t01``, ``XK``) is named by its comment where there is one.
         label = None if identifier_is_readable(name) else comment_label(table.get("comment"), limit=3)
         base = singularize(label) if label else singularize(words_of(name))
-        base = _head_of_relation(without_kind_prefix(base), table)
+        base = _after_parent_names(_head_of_relation(without_kind_prefix(base), table), table)
         return TableName(base, pluralize(base))
 
     def column(self, table: dict[str, Any], column: dict[str, Any]) -> str:
@@ -380,6 +380,28 @@ def _head_of_relation(base: str, table: dict[str, Any]) -> str:
         if rest in (ref, singularize(ref).lower()):
             return m.group(1)
     return base
+
+
+def _after_parent_names(base: str, table: dict[str, Any]) -> str:
+    """``widget_bin_placement`` (referencing ``widget`` and ``bin``) -> "placement": a table named
+    after the two tables it joins and its own noun holds that noun's rows, and questions say "the
+    placements of a widget"; the parents' names in front read as the parents themselves ("How many
+    widgets ..." would be answered by counting placements). One parent's name stays ("order item")."""
+    refs = set()
+    for fk in table.get("foreign_keys") or []:
+        ref = words_of(str(fk.get("ref_table") or "")).lower()
+        if ref and ref != words_of(table["name"]).lower():
+            refs |= {ref, singularize(ref).lower()}
+    words = base.split()
+    i, parents = 0, 0
+    while i < len(words) - 1:
+        step = next(
+            (n for n in (3, 2, 1) if i + n < len(words) and " ".join(words[i : i + n]).lower() in refs), 0
+        )
+        if not step:
+            break
+        i, parents = i + step, parents + 1
+    return " ".join(words[i:]) if parents >= 2 else base
 
 
 _RELATION_VERBS = frozenset("has have had is are was were".split())

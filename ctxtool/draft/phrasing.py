@@ -44,9 +44,19 @@ def plural_words(label: str) -> str:
 
 def verb(label: str) -> str:
     """ "is" or "are" for a label: "What are the bytes", "What is the unit price"."""
+    if " and " in label:  # "the first name and last name" are two things
+        return "are"
     last = label.rsplit(" ", 1)[-1].lower()
     plural = last.endswith("s") and not last.endswith(("ss", "us", "is", "ics"))
     return "are" if plural else "is"
+
+
+def extremes(label: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The words for the top and the bottom of a measure, with their sort order: "the largest size
+    in bytes" (not "the highest size"), else "the highest" / "the lowest"."""
+    if label.lower().split()[:1] == ["size"]:
+        return (("largest", "DESC"), ("smallest", "ASC"))
+    return (("highest", "DESC"), ("lowest", "ASC"))
 
 
 def and_list(words: list[str]) -> str:

@@ -15,8 +15,8 @@ import re
 from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
-from ctxtool.draft.model import Column, Model, Table
-from ctxtool.draft.phrasing import and_list, plural_label, the_names
+from ctxtool.draft.model import Column, Join, Model, Table
+from ctxtool.draft.phrasing import and_list, extremes, plural_label, the_names, verb
 from ctxtool.draft.related import RelatedQuestions, agreeing_verb
 from ctxtool.draft.rows import describing, has_duplicates, naming, natural_key
 from ctxtool.draft.templates import (
@@ -62,6 +62,8 @@ class QuestionDrafter(RelatedQuestions):
         for j in self.m.joins:
             if not relationship(j.child) and j.child is not j.parent and len(j.pairs) == 1:
                 self.join(j)
+            elif relationship(j.child) and not j.child.is_link and len(j.pairs) == 1:
+                self.most_common_in(j)
         for link in self.m.links:
             for own, other in ((link.a, link.b), (link.b, link.a)):
                 if own.parent is not other.parent and len(own.pairs) == 1:
@@ -161,23 +163,23 @@ class QuestionDrafter(RelatedQuestions):
             if not names:
                 continue
             nsql = self.cols(names)
-            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+            for word, order in extremes(label):
                 self.add(
-                    f"What is the {the_names(names, 1)} of the {s} with the {word} {label}?",
+                    f"What {verb(the_names(names, 1))} the {the_names(names, 1)} of the {s} with the {word} {label}?",
                     f"SELECT {nsql} FROM {nsrc} ORDER BY {mc} {order} LIMIT 1",
                     "superlative",
                     t,
                     also=f"Which {s} has the {word} {label}? Give its {the_names(names, 1)}.",
                 )
             for c in [c for c in shown if c not in names and c is not meas][:3]:
-                for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+                for word, order in extremes(label):
                     self.add(
                         f"What {agreeing_verb(c.label)} the {c.label} of the {s} with the {word} {label}?",
                         f"SELECT {m.col(c)} FROM {src} ORDER BY {mc} {order} LIMIT 1",
                         "superlative",
                         t,
                     )
-            for word, order in (("highest", "DESC"), ("lowest", "ASC")):
+            for word, order in extremes(label):
                 self.add(
                     f"What are the {and_list([*[n.label for n in names], label])} of the {s} with the "
                     f"{word} {label}?",
@@ -249,7 +251,7 @@ class QuestionDrafter(RelatedQuestions):
                 )
                 for word, order in (("earliest", "ASC"), ("latest", "DESC")):
                     self.add(
-                        f"What is the {the_names(names, 1)} of the {s} with the {word} {d.label}?",
+                        f"What {verb(the_names(names, 1))} the {the_names(names, 1)} of the {s} with the {word} {d.label}?",
                         f"SELECT {self.cols(names)} FROM {nsrc} WHERE {m.col(d)} IS NOT NULL "
                         f"ORDER BY {m.col(d)} {order} LIMIT 1",
                         "date-superlative",
@@ -339,6 +341,29 @@ class QuestionDrafter(RelatedQuestions):
                     "list-where-not",
                     t,
                 )
+
+    def most_common_in(self, j: Join) -> None:
+        """ "What is the most common skill?" of a table stating facts (``has_skill``) that
+        references the skills, its other side undeclared: the parent its rows name most often,
+        said by the parent's code as the facts hold it (a text key people read) or its names."""
+        m, rel, parent = self.m, j.child, j.parent
+        fk, pk = j.pairs[0]
+        names = naming(parent)
+        if names:
+            shown, src = names, f"{m.table_sql(rel)} JOIN {m.table_sql(parent)} ON {m.join_on(j)}"
+            group = ", ".join(dict.fromkeys(m.col(c) for c in [pk, *names]))
+        elif natural_key(pk):
+            shown, src, group = [fk], m.table_sql(rel), m.col(fk)
+        else:
+            return
+        self.add(
+            f"What is the most common {parent.names.singular}?",
+            f"SELECT {self.cols(shown)} FROM {src} GROUP BY {group} ORDER BY COUNT(*) DESC LIMIT 1",
+            "most-common-in",
+            rel,
+            parent,
+            also=f"Which {parent.names.singular} is the most common?",
+        )
 
     def lookups_by_code(self, t: Table, names: list[Column], shown: list[Column]) -> None:
         """ "What is the description of the role with role code 'ED'?": a table keyed by a code

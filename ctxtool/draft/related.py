@@ -162,7 +162,8 @@ class RelatedQuestions:
             self._without(j, names, counted)
             return
         self.add(
-            f"What is the {the_names(names, 1)} of the {parent.names.singular} with the most {counted}?",
+            f"What {verb(the_names(names, 1))} the {the_names(names, 1)} of the {parent.names.singular} with the most "
+            f"{counted}?",
             f"SELECT {sql} FROM {src} GROUP BY {keys}, {sql} ORDER BY {tally(m, child)} DESC LIMIT 1",
             top_kind,
             child,

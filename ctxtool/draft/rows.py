@@ -30,7 +30,7 @@ def natural_key(c: Column) -> bool:
 def has_duplicates(c: Column) -> bool:
     """Whether some value of the column comes back in more than one row (from the profile)."""
     d, rows = c.distinct, c.table.rows
-    return d is not None and bool(rows) and rows > 0 and d < rows
+    return bool(d) and bool(rows) and rows > 0 and d < rows  # (no values at all: nothing repeats)
 
 
 def naming(t: Table) -> list[Column]:

@@ -12,8 +12,8 @@ from typing import Any
 
 from ctxtool.draft.drafts import Draft, template
 from ctxtool.draft.model import CATEGORICAL_MAX, Column, Join, Model, Table, nice_number
-from ctxtool.draft.phrasing import plural_words
-from ctxtool.draft.rows import naming
+from ctxtool.draft.phrasing import extremes, plural_words
+from ctxtool.draft.rows import has_duplicates, naming
 
 TOP_N = 10
 MAX_CATEGORIES = 3
@@ -113,14 +113,16 @@ def categories(table: Table, model: Model | None = None) -> list[Column]:
 def keyed_by(table: Table, model: Model) -> list[Column]:
     """The number keys of other tables that ``table``'s rows share ("How many documents are there
     for each project ID?"): a number, not a dimension, but the key a user reads off another listing;
-    not one of two references to the same table (one word tells those apart)."""
+    not one of two references to the same table (one word tells those apart), nor a reference named
+    by a role (``contact_staff_id``: not the key as the parent's listing shows it, and "for each
+    contact staff" means the staff by name)."""
     if table.is_link:
         return []
     joins = [j for j in model.parents_of(table) if len(j.pairs) == 1]
     out = []
     for j in joins:
         c = j.pairs[0][0]
-        if sum(k.parent is j.parent for k in joins) > 1 or c.category != "number" or c.in_pk:
+        if sum(k.parent is j.parent for k in joins) > 1 or c.category != "number" or c.in_pk or j.role:
             continue
         if c.repeats and c.distinct is not None and c.distinct > 1:
             out.append(c)
@@ -273,6 +275,24 @@ def average_question(meas: Column, plural: str, by: str = "") -> str:
     return f"What is the average {meas.label} of {plural}{by}?"
 
 
+def owned_by(m: Model, t: Table) -> list[tuple[Table, Column]]:
+    """The tables whose things ``t`` holds, by name: ``t`` is named after the other table
+    (``customer_cards`` after ``customers``) and holds that table's one-column key (declared or
+    not), several rows to one owner."""
+    words = t.name.lower().replace("_", " ").split()
+    out = []
+    for o in m.tables:
+        if o is t or len(o.pk_columns) != 1 or len(words) < 2:
+            continue
+        head = {o.name.lower().replace("_", " "), o.names.singular.lower(), o.names.plural.lower()}
+        if not any(" ".join(words[:n]) in head for n in (1, 2) if n < len(words)):
+            continue
+        fk = t.column(o.pk_columns[0].name)
+        if fk is not None and not fk.in_pk and has_duplicates(fk) and fk.category == o.pk_columns[0].category:
+            out.append((o, fk))
+    return out
+
+
 class TemplateDrafter:
     def __init__(self, model: Model) -> None:
         self.m = model
@@ -340,6 +360,7 @@ class TemplateDrafter:
                     "schema:count-where",
                     t,
                 )
+        self.owners_per_category(t, cats)
         for c in keyed_by(t, m):
             cc = m.col(c)
             self.add(
@@ -358,10 +379,11 @@ class TemplateDrafter:
             # rows with no name show the values themselves: the question says so ("What are the 10
             # highest support rates of candidates?"), not "which candidates" (asked, it wants them named)
             values = plural_words(meas.label)
+            (top, _), (bottom, _) = extremes(meas.label)
             self.add(
-                f"Which {TOP_N} {p} have the highest {meas.label}?"
+                f"Which {TOP_N} {p} have the {top} {meas.label}?"
                 if naming(t)
-                else f"What are the {TOP_N} highest {values} of {p}?",
+                else f"What are the {TOP_N} {top} {values} of {p}?",
                 f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                 f"ORDER BY {mc} DESC, {order_keys} LIMIT {TOP_N}",
                 "schema:top-n",
@@ -370,7 +392,7 @@ class TemplateDrafter:
             if naming(t):  # (the lowest values alone, with no name beside them, answered a
                 # question about the rows far more often than one about the values)
                 self.add(
-                    f"Which {TOP_N} {p} have the lowest {meas.label}?",
+                    f"Which {TOP_N} {p} have the {bottom} {meas.label}?",
                     f"SELECT {', '.join(m.col(c) for c in shown)} FROM {src} WHERE {mc} IS NOT NULL "
                     f"ORDER BY {mc} ASC, {order_keys} LIMIT {TOP_N}",
                     "schema:bottom-n",
@@ -439,6 +461,26 @@ class TemplateDrafter:
                 "schema:flag",
                 t,
             )
+
+    def owners_per_category(self, t: Table, cats: list[Column]) -> None:
+        """ "How many different customers have customer cards for each card type?": a table named
+        as its owner's things (``customer_cards`` holding ``customer_id``, the key of ``customers``)
+        is asked how many owners hold each kind, each owner once (``COUNT(DISTINCT``); counting
+        the things answers another question when an owner holds several."""
+        m, p = self.m, t.names.plural
+        for owner, fk in owned_by(m, t)[:1]:
+            alias = f"{snake(owner.name)}_count"
+            for c in [c for c in cats if c is not fk and not c.in_fk][:2]:
+                cc = m.col(c)
+                self.add(
+                    f"How many different {owner.names.plural} have {p} for each {c.label}?",
+                    f"SELECT {cc}, COUNT(DISTINCT {m.col(fk)}) AS {alias} FROM {m.table_sql(t)} GROUP BY {cc} "
+                    f"ORDER BY {alias} DESC",
+                    "schema:breakdown-owners",
+                    t,
+                    owner,
+                    also=f"Show each {c.label} and the number of {owner.names.plural} with {p} of it.",
+                )
 
     # -- along a foreign key ------------------------------------------------------------------
 
