@@ -139,3 +139,13 @@ def test_telling_rivals_apart_never_earns_the_credit_of_a_clear_lead():
     separate(question, set(content_tokens(question)), [best, near])
     assert best.apart == {1}
     assert not confident(best, [best, near], 0.7, calibrated=False)
+
+
+def test_no_promotion_of_a_runner_up_the_encoder_reads_far_from_the_question():
+    question = "How many cabins have a double bunk?"
+    beds = _cand(0, "SELECT sum(bunks) FROM cabins WHERE bunk_type = $1", 1.0)
+    rooms = _cand(1, "SELECT count(*) FROM cabins WHERE bunk_type = $1", 1.0)
+    beds.similarity, rooms.similarity = 0.98, 0.6
+    cands = [beds, rooms]
+    separate(question, set(content_tokens(question)), cands)
+    assert cands[0] is beds

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from ctxtool.runtime.answershape import counted_words, name_words
+from ctxtool.runtime.confidence import VERBATIM_APART
 from ctxtool.runtime.content import content_tokens
 
 __all__ = ["decided_against", "separate"]
@@ -149,6 +150,8 @@ def separate(question: str, q_set: set[str], cands: list[Any]) -> None:
     for i, c in enumerate(cands[1:], 1):
         if c.score < best.score - TIE:
             break
+        if c.similarity <= best.similarity - VERBATIM_APART:
+            continue  # the encoder reads it far from the question: no tie the words can break
         if decided_against(question, q_set, c, best) and not decided_against(question, q_set, best, c):
             c.score = max(c.score, best.score)
             cands.insert(0, cands.pop(i))
