@@ -53,3 +53,16 @@ def test_an_aggregate_over_every_row_of_the_table_needs_no_group(rt):
     cands = rt.matcher.rank("What is the highest and lowest stock for every city?", [])
     first = next(c for c in cands if c.template.index == 0)
     assert "grouping" in first.factors
+
+
+def test_a_bare_listing_keeps_the_check(rt):
+    # "the stock count of each shop": a listing computes no count per row, whatever "each" names
+    listing = {
+        "templates": [
+            {"nl_query": "What are the names and cities of the shops?", "sql": "SELECT name, city FROM shop"}
+        ]
+    }
+    data, _ = parameterize_set(listing, "postgres", None)
+    bare = Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    cands = bare.matcher.rank("What is the name and the total stock of each shop?", [])
+    assert cands and "grouping" in cands[0].factors

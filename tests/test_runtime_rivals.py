@@ -107,3 +107,45 @@ def test_a_tie_the_question_decides_for_the_runner_up_puts_it_first():
     cands = [beds, rooms]
     separate(question, set(content_tokens(question)), cands)
     assert cands[0] is beds
+
+
+def test_what_the_question_cannot_decide_keeps_the_rival():
+    # a count of a table's rows counts distinct things as well
+    assert not _decided(
+        "How many unique kinds are there?",
+        "SELECT count(DISTINCT kind) FROM gadget",
+        "SELECT count(*) FROM kind",
+    )
+    # a direction said of one key of several ("in order of the last name") is no order of both
+    both = "SELECT first_name, last_name FROM crew ORDER BY first_name, last_name"
+    desc = "SELECT first_name, last_name FROM crew ORDER BY first_name DESC, last_name DESC"
+    assert not _decided("List the crew in alphabetical order of last name.", both, desc)
+    # the biggest amount: the listing of the one with the most and the maximum are both read
+    listing = "SELECT loan_id, amount FROM loan ORDER BY amount DESC LIMIT 1"
+    assert not _decided("What is the biggest loan amount?", listing, "SELECT max(amount) FROM loan")
+    # the column the rival sorts by is named as its order, not as what comes back
+    tallest = "SELECT name, height FROM peak ORDER BY height DESC LIMIT 1"
+    name = "SELECT name FROM peak ORDER BY height DESC LIMIT 1"
+    assert not _decided("Give the name of the peak with the greatest height.", tallest, name)
+
+
+def test_telling_rivals_apart_never_earns_the_credit_of_a_clear_lead():
+    from ctxtool.runtime.confidence import CLEAR_LEAD, LEAD_CREDIT
+
+    low = 0.7 - LEAD_CREDIT + 0.01
+    best = _cand(0, "SELECT DISTINCT name FROM widget", low)
+    near = _cand(1, "SELECT name FROM widget", low - CLEAR_LEAD + 0.1)
+    question = "What are the unique names of the widgets?"
+    separate(question, set(content_tokens(question)), [best, near])
+    assert best.apart == {1}
+    assert not confident(best, [best, near], 0.7, calibrated=False)
+
+
+def test_no_promotion_of_a_runner_up_the_encoder_reads_far_from_the_question():
+    question = "How many cabins have a double bunk?"
+    beds = _cand(0, "SELECT sum(bunks) FROM cabins WHERE bunk_type = $1", 1.0)
+    rooms = _cand(1, "SELECT count(*) FROM cabins WHERE bunk_type = $1", 1.0)
+    beds.similarity, rooms.similarity = 0.98, 0.6
+    cands = [beds, rooms]
+    separate(question, set(content_tokens(question)), cands)
+    assert cands[0] is beds

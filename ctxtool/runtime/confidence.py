@@ -118,22 +118,23 @@ def dominates(best: Any, rival: Any) -> bool:
     )
 
 
-def lead(best: Any, cands: Sequence[Any]) -> float:
+def lead(best: Any, cands: Sequence[Any], apart: bool = True) -> float:
     """How far ``best`` is ahead of the best other template with other SQL (not the same query
     spelled otherwise: :func:`ctxtool.runtime.equivalence.same_query`), taken alone (a template
     plus facets may compose the very condition ``best`` states: it is the same reading, not a rival;
-    two such candidates still within 0.02 are asked back)."""
-    other = [c.score for c in cands if rival(best, c)]
+    two such candidates still within 0.02 are asked back); ``apart``: not counting the templates the
+    question tells apart (:mod:`ctxtool.runtime.rivals`)."""
+    other = [c.score for c in cands if rival(best, c, apart)]
     return best.score - max(other, default=0.0)
 
 
-def rival(best: Any, c: Any) -> bool:
+def rival(best: Any, c: Any, apart: bool = True) -> bool:
     """Whether ``c`` is another reading of the question than ``best``: another template, taken alone,
     with other SQL, that the question does not tell apart (:mod:`ctxtool.runtime.rivals`)."""
     return (
         c is not best
         and not c.facets
-        and c.template.index not in getattr(best, "apart", ())
+        and not (apart and c.template.index in getattr(best, "apart", ()))
         and not same_query(c.template.sql, best.template.sql)
     )
 
@@ -152,5 +153,7 @@ def confident(best: Any, cands: Sequence[Any], threshold: float, calibrated: boo
         close = [c for c in cands if rival(best, c) and c.score > best.score - MIN_LEAD]
         if margin < DOMINATED_LEAD or not all(dominates(best, c) for c in close):
             return False
-    clean = best.checks >= 0.999
-    return best.score >= threshold - (LEAD_CREDIT if clean and margin >= CLEAR_LEAD else 0.0)
+    # the credit of a clear lead counts every rival: telling near-duplicates apart lets a candidate
+    # answer at the threshold, never below it
+    clean = best.checks >= 0.999 and lead(best, cands, apart=False) >= CLEAR_LEAD
+    return best.score >= threshold - (LEAD_CREDIT if clean else 0.0)

@@ -551,7 +551,10 @@ class Matcher:
                 and "__each" not in t_set
                 and not tpl.reads.grouped
                 and "__each" not in by_facets
-                and groups_asked(question, tpl.tables, tpl_words)
+                and (
+                    not (output.aggregates or tpl.reads.order)  # a bare listing computes nothing asked
+                    or groups_asked(question, tpl.tables, tpl_words)
+                )
             ):
                 factors["grouping"] = UNGROUPED
                 reasons.append("the question asks per group, the template does not group")

@@ -3,7 +3,9 @@
 "the average price for each year" asks one row per year: a template that does not group does not
 answer it. But "each" does not always ask for groups: "the total stock for each shop" of a
 template that reads the shop table alone already has one row per shop (its rows are the groups),
-and "older than every widget of the batch" is a quantifier ("than all"), no grouping at all.
+and "older than every widget of the batch" is a quantifier ("than all"), no grouping at all. (The
+matcher asks this only of a template that computes or sorts something: a bare listing answers no
+"total" or "count" per row, and keeps the check.)
 Measured on the Spider train kit (``bench/spider.py``): +5 covered, no wrong answer more.
 """
 

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from ctxtool.runtime.answershape import counted_words, name_words
+from ctxtool.runtime.confidence import VERBATIM_APART
 from ctxtool.runtime.content import content_tokens
 
 __all__ = ["decided_against", "separate"]
@@ -46,9 +47,13 @@ def _bare(sql: str) -> str:
 
 
 def _returned(tpl: Any) -> set[str]:
+    """The words of the columns the template returns as they are (not its keys: ``widget_id``
+    names the widgets, not a thing returned of them)."""
     out: set[str] = set()
     for c in tpl.reads.projected:
-        out.update(content_tokens(c.split(".")[-1].replace("_", " ")))
+        words = name_words(c)
+        if words and words[-1] != "id":
+            out.update(words)
     return out
 
 
@@ -66,6 +71,17 @@ def _tallied(tpl: Any) -> set[str]:
     return set(name_words(next(iter(tpl.tables)))) if len(tpl.tables) == 1 else set()
 
 
+_ROWS = re.compile(r"\bCOUNT\s*\(\s*\*\s*\)")
+_ORDER_BY = re.compile(r"\bORDER\s+BY\s+(.+?)(?:\bLIMIT\b|\bOFFSET\b|$)", re.S)
+
+
+def _sorted_as_said(sql: str) -> bool:
+    """Whether the query sorts by one key, so that the direction the question says is all there is
+    to its order ("in order of the last name" is not ``ORDER BY first_name, last_name``)."""
+    m = _ORDER_BY.search(sql)
+    return m is None or "," not in m.group(1)
+
+
 def _direction(sql: str) -> str | None:
     """``<`` or ``>`` when every comparison of the query points one way."""
     lt, gt = bool(_LT.search(sql)), bool(_GT.search(sql))
@@ -76,10 +92,17 @@ def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> st
     """How the question tells ``rival``'s template from ``best``'s, for ``best`` (None: it does not)."""
     a, b = best.template, rival.template
     sa, sb = _bare(a.sql), _bare(b.sql)
-    if "__distinct" in q_set and "DISTINCT" in sa and "DISTINCT" not in sb and not b.reads.grouped:
+    # (a count of a table's rows counts distinct things too)
+    if (
+        "__distinct" in q_set
+        and "DISTINCT" in sa
+        and "DISTINCT" not in sb
+        and not b.reads.grouped
+        and not _ROWS.search(sb)
+    ):
         return "the question asks for distinct values"
     wanted = "desc" if "__desc" in q_set else "asc" if "__asc" in q_set else None
-    if wanted and a.reads.order == wanted and b.reads.order not in (None, wanted):
+    if wanted and a.reads.order == wanted and b.reads.order not in (None, wanted) and _sorted_as_said(sa):
         return f"the question asks for the {wanted}ending order"
     said = ("<" if q_set & _SMALLER else "") + (">" if q_set & _LARGER else "")
     if len(said) == 1 and _direction(sa) == said and _direction(sb) not in (None, said):
@@ -103,10 +126,15 @@ def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> st
         if ta & asked and tb and not tb & asked:
             return "the question counts what it adds up"
     # (a column a value is compared with names the condition, not what the best returns: "with
-    # 'white' as their color description"; whatever the rival returns that the question says counts)
+    # 'white' as their color description"; nor one the rival sorts by: "the name of the tallest";
+    # whatever the rival returns that the question says counts; aggregates are decided above)
+    if a.reads.value_only or b.reads.value_only:
+        return None
     compared = {t for s in (*a.slots, *b.slots) if s.column for t in name_words(s.column)}
     ra, rb = _returned(a) - compared, _returned(b)
-    if (q_set & ra) - rb - _GENERIC and not (q_set & rb) - ra:
+    m = _ORDER_BY.search(sb)
+    sorted_by = {t for k in (m.group(1).split(",") if m else []) for t in name_words(k.split()[0].lower())}
+    if (q_set & ra) - rb - sorted_by - _GENERIC and not (q_set & rb) - ra:
         return "the question names what it returns"
     return None
 
@@ -122,6 +150,8 @@ def separate(question: str, q_set: set[str], cands: list[Any]) -> None:
     for i, c in enumerate(cands[1:], 1):
         if c.score < best.score - TIE:
             break
+        if c.similarity <= best.similarity - VERBATIM_APART:
+            continue  # the encoder reads it far from the question: no tie the words can break
         if decided_against(question, q_set, c, best) and not decided_against(question, q_set, best, c):
             c.score = max(c.score, best.score)
             cands.insert(0, cands.pop(i))
