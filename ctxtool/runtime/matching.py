@@ -17,6 +17,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
 from ctxtool.runtime.columnnames import ColumnNames, returned_things, words_before
@@ -109,6 +110,20 @@ class Candidate:
     apart: set[int] = field(default_factory=set)  # templates the question tells apart (rivals.py)
 
 
+# "ordered by their last name", "in order of height": the column the question sorts by
+_ORDER_KEY = re.compile(
+    r"\b(?:order(?:ed)?|sort(?:ed)?|rank(?:ed)?|arranged)\s+(?:by|of|on)\s+(?:the\s+|their\s+|its\s+)?"
+    r"([a-z]+(?:\s+[a-z]+){0,2}?)(?=\s*(?:[,.;:?!]|$|\b(?:and|in|from|with|then|for)\b))",
+    re.I,
+)
+
+
+def order_key_words(question: str) -> set[str]:
+    """The content words of the column a question sorts by ("ordered by last name": last, name)."""
+    m = _ORDER_KEY.search(question)
+    return set(content_tokens(m.group(1))) if m else set()
+
+
 def _asks_who_has_the_most(question: str) -> bool:
     """ "... with the most members", "... has the smallest GDP": an extreme word right after
     "with the" / "has the" asks for the one that has it."""
@@ -147,6 +162,8 @@ class Matcher:
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
         self.column_names = ColumnNames(c for t in templates for c in t.reads.columns)
+        # the words of each column's name, to tell which column a question sorts by
+        self.column_token_sets = {frozenset(name_words(c)) for t in templates for c in t.reads.columns}
         self._returned: dict[int, set[str]] = {}
         self.schema_words = self.all_column_words | self.entity_words
         # the words of each table's columns, as the templates reading that table alone read them
@@ -189,6 +206,14 @@ class Matcher:
         for t in tpl.tables:
             out |= self._table_columns.get(t, set())
         return out
+
+    def _orders_by_other(self, question: str, key: str) -> bool:
+        """The question sorts by a column of the set whose name's words are not all the template's
+        first order key's (words that name no column say nothing here)."""
+        said = order_key_words(question)
+        if not said or not any(said <= cols for cols in self.column_token_sets):
+            return False
+        return not said <= set(name_words(key))
 
     def _returns_unasked(self, tpl: Compiled, facet: Compiled, q_tokens: list[str]) -> bool:
         """A facet's condition on a column the template returns beside others, when the question
@@ -487,6 +512,10 @@ class Matcher:
             elif wanted and tpl.reads.order not in wanted and "__desc" not in t_ops and "__asc" not in t_ops:
                 factors["order"] = OPPOSITE
                 reasons.append("the question asks for the opposite order")
+            elif tpl.reads.order_key and self._orders_by_other(question, tpl.reads.order_key):
+                # "in order of last name" is not answered by rows sorted by first name
+                factors["order"] = ORDER_UNMET
+                reasons.append("the question sorts by another column than the template")
             # "the author with the most books" asks for who, not for how many: a template that
             # returns one aggregate value does not name the one with the most
             if tpl.reads.value_only and _asks_who_has_the_most(question):

@@ -147,6 +147,8 @@ class Reads:
     order: str | None = None
     # the outermost SELECT returns aggregates only, in one row (``MAX(x)``, ``COUNT(*)``): a value
     value_only: bool = False
+    # the column (lower case, no table) the outermost ORDER BY's first key is, bare; "" otherwise
+    order_key: str = ""
 
 
 def analyze(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str]]:
@@ -166,6 +168,7 @@ def analyze_reads(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[st
         set() if snippet else _projected(tree),
         None if snippet else _order(tree),
         not snippet and _value_only(tree),
+        "" if snippet else _order_key(tree),
     )
     return _slot_columns(tree), _tables(tree, snippet), reads
 
@@ -201,6 +204,15 @@ def _order(tree: exp.Expression) -> str | None:
         return None
     first = order.expressions[0]
     return "desc" if isinstance(first, exp.Ordered) and first.args.get("desc") else "asc"
+
+
+def _order_key(tree: exp.Expression) -> str:
+    order = tree.args.get("order")
+    if not isinstance(order, exp.Order) or not order.expressions:
+        return ""
+    first = order.expressions[0]
+    key = first.this if isinstance(first, exp.Ordered) else first
+    return key.name.lower() if isinstance(key, exp.Column) and key.name else ""
 
 
 def slot_columns(sql: str, dialect: str) -> dict[str, SlotColumn]:
