@@ -74,6 +74,11 @@ class ColumnNames:
             named = self._named.get(w)
             if not named or any(not rest or rest & q_set for rest, _ in named):
                 continue
-            if is_verb(surface.get(w, w)) or all(verb for _, verb in named):
+            said = surface.get(w, w)
+            if re.search(
+                rf"\b(?:is|are|was|were|be|been|being)\s+(?:not\s+)?{re.escape(said)}\b", question, re.I
+            ):
+                continue  # "the ones who are acting" states a condition on that column
+            if is_verb(said) or all(verb for _, verb in named):
                 out.add(w)
         return out
