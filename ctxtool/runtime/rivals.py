@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ctxtool.draft.names import split_compound
 from ctxtool.runtime.answershape import counted_words, name_words
 from ctxtool.runtime.confidence import VERBATIM_APART
 from ctxtool.runtime.content import content_tokens
@@ -54,6 +55,9 @@ def _returned(tpl: Any) -> set[str]:
         words = name_words(c)
         if words and words[-1] != "id":
             out.update(words)
+            # a run-together name (``widgettype``) is named by its words ("widget types")
+            column = c.rpartition(".")[2]
+            out.update(t for w in split_compound(column) for t in content_tokens(w))
     return out
 
 
