@@ -13,6 +13,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
+import sqlglot
+from sqlglot import exp
+
+from ctxtool.draft.names import split_compound
 from ctxtool.runtime.grounding import counted_measures
 from ctxtool.runtime.text import content_tokens
 
@@ -21,7 +25,7 @@ _GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"}
 _NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
 _ID_WORDS = frozenset({"id"})
 _COUNT_PHRASE = re.compile(
-    r"\b(?:how\s+many|(?:total\s+)?number\s+of|count\s+of|count(?:\s+the)?(?:\s+number\s+of)?)\s+"
+    r"\b(?:how\s+many|(?:total\s+)?number\s+of|count\s+of|count(?:\s+the)?(?:\s+total)?(?:\s+number\s+of)?)\s+"
     r"(?:the\s+|all\s+(?:the\s+)?)?(?:different\s+|distinct\s+|unique\s+|kinds?\s+of\s+|types?\s+of\s+)?"
     r"([a-z][\w-]*)(?:\s+([a-z][\w-]*))?",
     re.I,
@@ -63,6 +67,15 @@ def counted_words(text: str) -> set[str] | None:
     return words or None
 
 
+def _counted_head(text: str) -> str | None:
+    """The last content word of what "how many X" counts ("how many project members": member)."""
+    m = _COUNT_PHRASE.search(text)
+    if m is None:
+        return None
+    words = [t for g in m.groups() if g for t in content_tokens(g) if not t.startswith("__")]
+    return words[-1] if words else None
+
+
 def _counted_column_words(tpl: Any) -> set[str] | None:
     return _counted_words_of(tpl.sql, tuple(sorted(tpl.tables)))
 
@@ -84,17 +97,49 @@ def _counted_words_of(sql: str, tables: tuple[str, ...]) -> set[str] | None:
     return words or None
 
 
+@lru_cache(maxsize=20_000)
+def _counted_rows_of(sql: str) -> set[str] | None:
+    """The head noun of the one table whose rows a bare ``SELECT COUNT(*) FROM t [WHERE ...]``
+    counts (``widget_parts`` counts parts), as content words; None for any other query."""
+    try:
+        tree = sqlglot.parse_one(sql, read="postgres")
+    except Exception:  # noqa: BLE001 - an unparsable statement says nothing here
+        return None
+    if not isinstance(tree, exp.Select) or tree.args.get("joins") or tree.args.get("group"):
+        return None
+    if len(tree.expressions) != 1:
+        return None
+    count = tree.expressions[0].unalias()
+    source = tree.args.get("from_") or tree.args.get("from")
+    if not isinstance(count, exp.Count) or not isinstance(count.this, exp.Star) or source is None:
+        return None
+    if not isinstance(source.this, exp.Table):
+        return None
+    head = re.split(r"[_\W]+", source.this.name)[-1]
+    return set(content_tokens(split_compound(head)[-1])) or None
+
+
 def counted_thing(question: str, tpl: Any) -> str | None:
     """A reason when the template counts distinct values of a column that is not what the question
-    counts ("How many accounts?" against ``COUNT(DISTINCT customer_id)``). Applies only when the
-    template's own wording counts what its column names (so a cryptic column decides nothing)."""
-    col_words = _counted_column_words(tpl)
-    if not col_words:
-        return None
+    counts ("How many accounts?" against ``COUNT(DISTINCT customer_id)``), or the rows of a table whose
+    head noun is not what the question counts ("how many widgets have parts" against the rows of
+    ``widget_parts``). Applies only when the template's own wording counts what its column or table
+    names (so a cryptic name decides nothing)."""
     asked = counted_words(question)
     if not asked:
         return None
     own = [w for w in (counted_words(p.text) for p in tpl.phrasings) if w]
+    rows = _counted_rows_of(tpl.sql)
+    if rows and any(_words_meet(w, rows) for w in own):
+        # the thing the question counts is another of the template's tables ("how many widgets
+        # have parts" of ``widget_parts``); a word the schema does not name may be a synonym
+        head = _counted_head(question)
+        tables = {w for t in tpl.tables for w in name_words(t)}
+        if head and not _words_meet({head}, rows) and _words_meet({head}, tables):
+            return f"the question counts {head}, the template counts {'/'.join(sorted(rows))}"
+    col_words = _counted_column_words(tpl)
+    if not col_words:
+        return None
     if not own or not any(_words_meet(w, col_words) for w in own):
         return None
     if _words_meet(asked, col_words) or any(asked <= w for w in own):
