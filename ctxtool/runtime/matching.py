@@ -26,7 +26,7 @@ from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
-from ctxtool.runtime.pergroup import groups_asked
+from ctxtool.runtime.pergroup import grouped_otherwise, groups_asked
 from ctxtool.runtime.returned import asks_count, count_only_to_order, joined_twice, output_of
 from ctxtool.runtime.schemawords import (
     compound_parts,
@@ -587,6 +587,9 @@ class Matcher:
             ):
                 factors["grouping"] = UNGROUPED
                 reasons.append("the question asks per group, the template does not group")
+            elif tpl.reads.grouped and grouped_otherwise(question, tpl.sql, self.column_token_sets):
+                factors["grouping"] = UNGROUPED
+                reasons.append("the question asks per group of another thing than the template")
             links = [entities[i].link for i, _ in bindings.values() if entities[i].link]
             for fu in facets:
                 links += [entities[i].link for i, _ in fu.bindings.values() if entities[i].link]
