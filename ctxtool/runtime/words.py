@@ -89,6 +89,7 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("increasing order", "__asc __order"),
     ("alphabetical order", "__asc __order"),
     ("alphabetic order", "__asc __order"),
+    ("in the order of", "__order"),
     ("in order of", "__order"),
     ("ordered by", "__order"),
     ("order by", "__order"),
