@@ -315,7 +315,7 @@ def extra_measure(question: str, q_tokens: set[str], tpl: Any) -> str | None:
         return None
     if not re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", question, re.I):
         return None
-    if counted_measures(question, tpl.column_words):
+    if counted_measures(question, tpl.column_heads):
         return None  # "how many hours on average": the hours are a column, averaged
     return "the question asks for a count the template does not compute"
 

@@ -73,6 +73,15 @@ class Compiled:
         return out
 
     @property
+    def column_heads(self) -> set[str]:
+        """The content words of the last word of each column the SQL reads (``hours_played`` ->
+        play; ``widget_status_code`` -> code): what a column measures or holds, not whose it is."""
+        out: set[str] = set()
+        for c in self.reads.columns:
+            out.update(content_tokens(c.split("_")[-1]))
+        return out
+
+    @property
     def label(self) -> str:
         return f"{self.kind} #{self.index}"
 

@@ -257,7 +257,7 @@ def grounded_operators(
     realized = sql_realizes(tpl.sql)
     if said_total(question, q_ops, t_ops, realized):
         q_ops.add("__sum")
-    q_ops -= _named_measures(question, tpl.sql, q_ops, realized, tpl.column_words)
+    q_ops -= _named_measures(question, tpl.sql, q_ops, realized, tpl.column_heads)
     q_ops |= implied_ops(q_ops, t_ops, realized)
     q_ops, t_ops = grounded_ops(q_ops, t_ops, realized)
     return operator_agreement(q_ops, t_ops)
@@ -305,7 +305,7 @@ def lists_each(question: str, cand: Any, table_words: dict[str, set[str]]) -> bo
         return False
     q_aggs = set(content_tokens(question)) & {"__count", "__avg", "__sum", "__max", "__min"}
     # "the total horses" of a total_horses column, "the number of sales" of a sales column
-    q_aggs -= _named_measures(question, tpl.sql, q_aggs, sql_realizes(tpl.sql), tpl.column_words)
+    q_aggs -= _named_measures(question, tpl.sql, q_aggs, sql_realizes(tpl.sql), tpl.column_heads)
     said = set(tpl.token_set) | set(sql_realizes(tpl.sql))
     if "one end" in said or "end" in said:
         said |= {"__max", "__min"}

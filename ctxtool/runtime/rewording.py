@@ -424,7 +424,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     t_ops = {t for t in phrasing.tokens if t.startswith("__")}
     if clean:
         t_done |= implied_ops(q_ops, t_ops, sql_realizes(tpl.sql)) & set(cand.missing)
-        if "__count" in cand.unexplained and counted_measures(question, tpl.column_words):
+        if "__count" in cand.unexplained and counted_measures(question, tpl.column_heads):
             q_done.add("__count")
     if op_clean:
         ends, end_tokens = said_ends(q_tokens, tpl.sql)
