@@ -67,12 +67,30 @@ def counted_words(text: str) -> set[str] | None:
     return words or None
 
 
+_COUNTED_PHRASE = re.compile(
+    r"\b(?:how\s+many|number\s+of|count\s+of|count(?:\s+the)?(?:\s+total)?(?:\s+number\s+of)?)\s+"
+    r"((?:[A-Za-z][\w-]*\s*){1,6})",
+    re.I,
+)
+# words that end the noun phrase a count is of ("how many widgets *have* parts")
+_PHRASE_END = frozenset(
+    "are is was were have has had do does did in of for with that who which whose there by on at "
+    "from to and or than as per each not".split()
+)
+
+
 def _counted_head(text: str) -> str | None:
-    """The last content word of what "how many X" counts ("how many project members": member)."""
-    m = _COUNT_PHRASE.search(text)
+    """The head noun of what "how many X" counts: the last word before a verb or preposition
+    ("how many project members were ...": member; "how many widgets have parts": widget)."""
+    m = _COUNTED_PHRASE.search(text)
     if m is None:
         return None
-    words = [t for g in m.groups() if g for t in content_tokens(g) if not t.startswith("__")]
+    phrase: list[str] = []
+    for w in m.group(1).split():
+        if w.lower() in _PHRASE_END:
+            break
+        phrase.append(w)
+    words = [t for w in phrase for t in content_tokens(w) if not t.startswith("__")]
     return words[-1] if words else None
 
 
