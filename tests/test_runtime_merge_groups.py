@@ -1,0 +1,110 @@
+"""Four rules of the runtime, on our own small fixtures (no database, no model): the groups a
+question asks for (pergroup.py), 'in the order of' (words.py), what 'the number of X' measures
+(compiled.py column_heads, grounding.py) and the head noun a count is of (answershape.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ctxtool.runtime.answershape import _counted_head
+from ctxtool.runtime.compiled import compile_item
+from ctxtool.runtime.content import content_tokens
+from ctxtool.runtime.grounding import counted_measures
+from ctxtool.runtime.pergroup import group_key_words, grouped_otherwise, groups_asked
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(content_tokens(text))
+
+
+def _template(sql: str):
+    return compile_item("template", 0, {"nl_query": "q0", "sql": sql}, "postgres")
+
+
+# 1. pergroup.py: "for each X" naming a column is not answered by groups of another thing
+
+BY_WIDGET = (
+    "SELECT widgets.widget_id, widgets.widget_name, count(*) FROM widgets "
+    "JOIN parts ON parts.widget_id = widgets.widget_id "
+    "GROUP BY widgets.widget_id, widgets.widget_name"
+)
+BY_SHOP = (
+    "SELECT shops.shop_id, count(*) FROM shops JOIN parts ON parts.shop_id = shops.shop_id "
+    "GROUP BY shops.shop_id"
+)
+NAMED = {_words("shop id"), _words("widget id")}
+
+
+def test_group_key_words_are_the_group_columns_and_their_tables():
+    assert group_key_words(BY_WIDGET) == _words("widget id name")
+    # an unqualified column of a one-table query takes that table's words
+    assert group_key_words("SELECT size, count(*) FROM widgets GROUP BY size") == _words("widget size")
+    assert group_key_words("SELECT widget_name FROM widgets") == frozenset()
+
+
+def test_each_shop_id_is_not_answered_by_groups_of_widgets():
+    assert grouped_otherwise("How many parts belong to each shop id?", BY_WIDGET, NAMED)
+
+
+def test_each_widget_is_answered_by_groups_of_widgets():
+    assert not grouped_otherwise("How many parts belong to each widget?", BY_WIDGET, NAMED)
+    assert not grouped_otherwise("How many parts belong to each widget id?", BY_WIDGET, NAMED)
+
+
+def test_the_head_noun_a_few_words_later_is_the_group_key():
+    # "each size 3 shop" groups by the shop, though "size" names a column
+    named = {_words("size"), _words("shop id")}
+    assert not grouped_otherwise("How many parts are in each size 3 shop?", BY_SHOP, named)
+
+
+def test_each_widget_of_a_widget_parts_table_asks_for_groups():
+    table_words = set(_words("widget parts"))
+    # the head noun of widget_parts is part: its rows are not one per widget
+    assert groups_asked("Show the part names for each widget.", {"widget_parts"}, table_words)
+    assert not groups_asked("Show the names for each part.", {"widget_parts"}, table_words)
+
+
+# 2. words.py: "in the order of" asks for an order
+
+
+def test_in_the_order_of_asks_for_an_order():
+    tokens = content_tokens("List the names in the order of their size.")
+    assert "__order" in tokens
+    assert "__order" in content_tokens("List the names in order of their size.")
+
+
+# 3. compiled.py / grounding.py: "the number of X" is a measure only when X is what a column holds
+
+
+def test_column_heads_are_the_last_word_of_each_column():
+    assert _template("SELECT shop_status_code FROM shops").column_heads == _words("code")
+    assert _template("SELECT total_hours FROM members").column_heads == _words("hours")
+
+
+def test_the_number_of_shops_is_no_measure_of_a_shop_status_code():
+    tpl = _template("SELECT shop_status_code FROM shops")
+    assert not counted_measures("What is the number of shops?", tpl.column_heads)
+    # the column's other words name whose code it is, not what it holds
+    assert counted_measures("What is the number of shops?", tpl.column_words)
+
+
+def test_the_number_of_hours_is_a_measure_of_total_hours():
+    tpl = _template("SELECT avg(total_hours) FROM members")
+    assert counted_measures("What is the number of hours on average?", tpl.column_heads)
+
+
+# 4. answershape.py: the head noun of a count ends at its first verb or preposition
+
+
+@pytest.mark.parametrize(
+    ("question", "head"),
+    [
+        ("How many different widget parts are there?", "part"),
+        ("How many widgets have parts?", "widget"),
+        ("How many project members were added last year?", "member"),
+        ("How many diffrent widget parts are there?", "part"),
+        ("How many widgets with parts are there?", "widget"),
+    ],
+)
+def test_counted_head_is_the_noun_before_a_verb_or_preposition(question, head):
+    assert _counted_head(question) == content_tokens(head)[0]
