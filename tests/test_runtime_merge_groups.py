@@ -108,3 +108,10 @@ def test_the_number_of_hours_is_a_measure_of_total_hours():
 )
 def test_counted_head_is_the_noun_before_a_verb_or_preposition(question, head):
     assert _counted_head(question) == content_tokens(head)[0]
+
+
+def test_the_name_a_select_gives_a_group_column_says_what_it_groups():
+    sql = 'SELECT w."Z9" AS size, count(*) FROM widget w GROUP BY w."Z9"'
+    size = frozenset(content_tokens("size"))
+    assert size <= group_key_words(sql)
+    assert not grouped_otherwise("How many widgets are there per size?", sql, {size})

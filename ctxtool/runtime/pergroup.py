@@ -73,6 +73,11 @@ def group_key_words(sql: str) -> frozenset[str]:
             out.update(name_words(aliases.get(col.table.lower(), col.table.lower())))
         elif len(tables) == 1:
             out.update(name_words(next(iter(tables))))
+    # the name the SELECT gives a group column says what it is (``d."A3" AS region``)
+    grouped = {c.sql().lower() for c in group.find_all(exp.Column)}
+    for e in tree.expressions:
+        if isinstance(e, exp.Alias) and isinstance(e.this, exp.Column) and e.this.sql().lower() in grouped:
+            out.update(name_words(e.alias))
     return frozenset(out)
 
 
