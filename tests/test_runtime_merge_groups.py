@@ -103,6 +103,7 @@ def test_the_number_of_hours_is_a_measure_of_total_hours():
         ("How many widgets have parts?", "widget"),
         ("How many project members were added last year?", "member"),
         ("How many diffrent widget parts are there?", "part"),
+        ("Find the number of widgets without any parts.", "widget"),
         ("How many widgets with parts are there?", "widget"),
     ],
 )

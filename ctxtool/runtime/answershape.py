@@ -74,8 +74,9 @@ _COUNTED_PHRASE = re.compile(
 )
 # words that end the noun phrase a count is of ("how many widgets *have* parts")
 _PHRASE_END = frozenset(
-    "are is was were have has had do does did in of for with that who which whose there by on at "
-    "from to and or than as per each not".split()
+    "are is was were have has had do does did in of for with without that who which whose where when "
+    "there by on at from to into under over after before since during between among about and or but "
+    "than as per each not no any".split()
 )
 
 
