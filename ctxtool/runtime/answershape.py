@@ -24,9 +24,11 @@ from ctxtool.runtime.text import content_tokens
 _GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
 _NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
 _ID_WORDS = frozenset({"id"})
+# the words that say a count: "how many", "the number of", "count the total number of"
+_COUNT_LEAD = r"\b(?:how\s+many|(?:total\s+)?number\s+of|count\s+of|count(?:\s+the)?(?:\s+total)?(?:\s+number\s+of)?)\s+"
 _COUNT_PHRASE = re.compile(
-    r"\b(?:how\s+many|(?:total\s+)?number\s+of|count\s+of|count(?:\s+the)?(?:\s+total)?(?:\s+number\s+of)?)\s+"
-    r"(?:the\s+|all\s+(?:the\s+)?)?(?:different\s+|distinct\s+|unique\s+|kinds?\s+of\s+|types?\s+of\s+)?"
+    _COUNT_LEAD
+    + r"(?:the\s+|all\s+(?:the\s+)?)?(?:different\s+|distinct\s+|unique\s+|kinds?\s+of\s+|types?\s+of\s+)?"
     r"([a-z][\w-]*)(?:\s+([a-z][\w-]*))?",
     re.I,
 )
@@ -67,11 +69,7 @@ def counted_words(text: str) -> set[str] | None:
     return words or None
 
 
-_COUNTED_PHRASE = re.compile(
-    r"\b(?:how\s+many|number\s+of|count\s+of|count(?:\s+the)?(?:\s+total)?(?:\s+number\s+of)?)\s+"
-    r"((?:[A-Za-z][\w-]*\s*){1,6})",
-    re.I,
-)
+_COUNTED_PHRASE = re.compile(_COUNT_LEAD + r"((?:[A-Za-z][\w-]*\s*){1,6})", re.I)
 # words that end the noun phrase a count is of ("how many widgets *have* parts")
 _PHRASE_END = frozenset(
     "are is was were have has had do does did in of for with without that who which whose where when "
