@@ -33,3 +33,13 @@ def financial_runtime(financial_dsn: str):
 
     with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False) as rt:
         yield rt
+
+
+def offline_runtime(data: dict, matcher: str = "lexical"):
+    """A Runtime over ``data`` parameterized for PostgreSQL, with no database and no language model
+    (the matcher's checks alone; ``matcher="hybrid"`` adds the encoder)."""
+    from ctxtool.parameterize import parameterize_set
+    from ctxtool.runtime import Runtime
+
+    parameterized, _ = parameterize_set(data, "postgres", None)
+    return Runtime(parameterized, dialect="postgres", use_llm=False, matcher=matcher)

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.parameterize import parameterize_set
-from ctxtool.runtime import Runtime
 from ctxtool.runtime.columnnames import ColumnNames
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.matching import COLUMN_NOT_READ as COLUMN_ONE
+from tests.rt_support import offline_runtime
 
 SET = {
     "templates": [
@@ -48,8 +47,7 @@ def test_a_verb_or_a_participle_of_a_compound_column_names_no_column():
 
 @pytest.fixture(scope="module")
 def rt():
-    data, _ = parameterize_set(SET, "postgres", None)
-    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    return offline_runtime(SET)
 
 
 def test_a_count_of_things_made_is_not_held_against_a_template_that_reads_no_date(rt):
@@ -87,8 +85,7 @@ NAMED = {
 
 @pytest.fixture(scope="module")
 def named():
-    data, _ = parameterize_set(NAMED, "postgres", None)
-    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    return offline_runtime(NAMED)
 
 
 def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None) -> dict:

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.parameterize import parameterize_set
 from ctxtool.runtime import Runtime
 from ctxtool.runtime.answershape import _counted_rows_of, counted_thing, counted_words
 from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.matching import Candidate, order_key_words
 from ctxtool.runtime.rivals import decided_against
+from tests.rt_support import offline_runtime
 
 SORTS_OTHER = "the question sorts by another column than the template"
 NOT_READ = "the template does not read: "
 
 
 def _runtime(templates: list[dict]) -> Runtime:
-    data, _ = parameterize_set({"templates": templates}, "postgres", None)
-    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    return offline_runtime({"templates": templates})
 
 
 def _best(rt: Runtime, question: str) -> Candidate:

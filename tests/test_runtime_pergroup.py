@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.parameterize import parameterize_set
-from ctxtool.runtime import Runtime
 from ctxtool.runtime.pergroup import groups_asked
+from tests.rt_support import offline_runtime
 
 SHOP = ({"shop"}, {"shop"})
 
@@ -42,8 +41,7 @@ SET = {
 
 @pytest.fixture(scope="module")
 def rt():
-    data, _ = parameterize_set(SET, "postgres", None)
-    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    return offline_runtime(SET)
 
 
 def test_an_aggregate_over_every_row_of_the_table_needs_no_group(rt):
@@ -62,7 +60,6 @@ def test_a_bare_listing_keeps_the_check(rt):
             {"nl_query": "What are the names and cities of the shops?", "sql": "SELECT name, city FROM shop"}
         ]
     }
-    data, _ = parameterize_set(listing, "postgres", None)
-    bare = Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    bare = offline_runtime(listing)
     cands = bare.matcher.rank("What is the name and the total stock of each shop?", [])
     assert cands and "grouping" in cands[0].factors

@@ -7,8 +7,6 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.errors import InputError
-from ctxtool.parameterize import parameterize_set
-from ctxtool.runtime import Runtime
 from ctxtool.runtime.answer import Answer, TemplateUse
 from ctxtool.runtime.bind import Entity
 from ctxtool.runtime.confidence import confident
@@ -16,6 +14,7 @@ from ctxtool.runtime.decide import ask_back, choose
 from ctxtool.runtime.execute import rows_text, run
 from ctxtool.runtime.matching import Candidate
 from ctxtool.runtime.previous import previous_candidate
+from tests.rt_support import offline_runtime
 
 SET = {
     "templates": [
@@ -32,8 +31,7 @@ SET = {
 
 @pytest.fixture(scope="module")
 def rt():
-    data, _ = parameterize_set(SET, "postgres", None)
-    return Runtime(data, dialect="postgres", use_llm=False, matcher="lexical")
+    return offline_runtime(SET)
 
 
 def _cand(rt, index: int, score: float, bindings=None) -> Candidate:
