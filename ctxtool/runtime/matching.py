@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
@@ -118,10 +119,11 @@ _ORDER_KEY = re.compile(
 )
 
 
-def order_key_words(question: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def order_key_words(question: str) -> frozenset[str]:
     """The content words of the column a question sorts by ("ordered by last name": last, name)."""
     m = _ORDER_KEY.search(question)
-    return set(content_tokens(m.group(1))) if m else set()
+    return frozenset(content_tokens(m.group(1))) if m else frozenset()
 
 
 def _asks_who_has_the_most(question: str) -> bool:
