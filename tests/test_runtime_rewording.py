@@ -84,8 +84,16 @@ def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
 def test_a_longer_form_is_no_word_of_the_same_stem():
     from ctxtool.runtime.rewording import _pairs
 
-    assert _pairs({"info"}, {"information"}, {}, {}) == ({"info"}, {"information"})
-    assert _pairs({"member"}, {"membership"}, {}, {}) == (set(), set())
+    assert _pairs({"info"}, {"information"}, {}, {}, set()) == ({"info"}, {"information"})
+    assert _pairs({"member"}, {"membership"}, {}, {}, set()) == (set(), set())
+
+
+def test_an_english_synonym_unless_the_schema_names_the_question_word():
+    from ctxtool.runtime.rewording import _pairs
+
+    assert _pairs({"film"}, {"movi"}, {"film": "films"}, {"movi": "movies"}, set()) == ({"film"}, {"movi"})
+    # a database with a film table and a movie table: the question's films are that table's
+    assert _pairs({"film"}, {"movi"}, {"film": "films"}, {"movi": "movies"}, {"film"}) == (set(), set())
 
 
 LIKE_SQL = "SELECT name FROM boat WHERE name LIKE '%' || $1 || '%'"

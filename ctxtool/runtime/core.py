@@ -31,6 +31,7 @@ from ctxtool.runtime.modelsql import ModelRequired
 from ctxtool.runtime.plan import Plan, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.previous import previous_candidate
+from ctxtool.runtime.spelling import Speller
 from ctxtool.runtime.sqlverify import review
 from ctxtool.runtime.text import content_tokens, find_literals, tokenize
 
@@ -143,6 +144,11 @@ class Runtime:
 
         semantic, self._matcher_warning = semantic_index(self.templates, matcher)
         self.matcher = Matcher(self.templates, self.facets, semantic=semantic, calibrated=calibrated)
+        self.speller = Speller(
+            text
+            for item in self.templates + self.facets
+            for text in (*(p.text for p in item.phrasings), *item.tables, *item.reads.columns)
+        )
         self.linker = ValueLinker(
             self.data.get("value_searches") or [],
             connector,
@@ -310,6 +316,9 @@ class Runtime:
             return self.session_runner().ask(question, action)
         t0 = time.perf_counter()
         ans = Answer(question=question, action=action, status="declined", dialect=self.dialect)
+        question, slips = self.speller.correct(question)
+        if slips:
+            ans.warnings.append("read " + ", ".join(f"'{a}' as '{b}'" for a, b in slips.items()))
         history = context.history if context else []
         if action == "chat":
             return modelsql.chat(self.llm, question, history, ans)

@@ -42,6 +42,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from ctxtool import thesaurus
 from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.grounding import (
     counted_measures,
@@ -53,6 +54,7 @@ from ctxtool.runtime.grounding import (
     sql_realizes,
 )
 from ctxtool.runtime.rescore import raise_words, set_factor
+from ctxtool.runtime.spelling import edits1 as _edits1
 from ctxtool.runtime.text import content_tokens, tokenize
 
 try:
@@ -140,44 +142,41 @@ def _imperatives(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _edits1(a: str, b: str) -> bool:
-    """One letter inserted, dropped, changed or two swapped (Damerau distance 1)."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        if len(diff) == 1:
-            return True
-        return (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    return a[i:] == b[i + 1 :]
-
-
 def _spelled(a: str, b: str) -> bool:
     """One word written for the other with a letter slipped (both long enough to tell)."""
     return min(len(a), len(b)) >= SPELLED_MIN and _edits1(a, b)
 
 
+def _said_otherwise(a: str, b: str) -> bool:
+    """English words of one meaning: synonyms, similar adjectives, or a verb and the noun derived
+    from it ("who advises" of "the advisor"; not two nouns: a membership is no member)."""
+    if thesaurus.related(a, b, "sa"):
+        return True
+    return is_verb(a) != is_verb(b) and thesaurus.related(a, b, "d")
+
+
 def _pairs(
-    unexplained: set[str], missing: set[str], q_words: dict[str, str], t_words: dict[str, str]
+    unexplained: set[str],
+    missing: set[str],
+    q_words: dict[str, str],
+    t_words: dict[str, str],
+    schema: set[str],
 ) -> tuple[set[str], set[str]]:
-    """The question words and the template words that say one another: a one-letter slip, or one
-    the beginning of the other."""
+    """The question words and the template words that say one another: a one-letter slip, one the
+    beginning of the other, or English words of one meaning (:func:`_said_otherwise`: "pricy" of
+    "expensive", "advises" of "advisor"), unless the schema names the question's word:
+    then it is that table or column, not the template's ("classes" of a ``class`` table are no
+    "courses")."""
     q_out: set[str] = set()
     t_out: set[str] = set()
     for u in unexplained:
         for m in missing:
             a, b = q_words.get(u, u), t_words.get(m, m)
-            if _spelled(a, b) or _spelled(u, m):  # "appears" of "appearring": appear, appearr
+            if (
+                _spelled(a, b)
+                or _spelled(u, m)  # "appears" of "appearring": appear, appearr
+                or (u not in schema and _said_otherwise(a, b))
+            ):
                 q_out.add(u)
                 t_out.add(m)
             else:
@@ -389,7 +388,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         function |= (unexplained & _phrase_words(question)) | (missing & _phrase_words(phrasing.text))
     unexplained -= function
     missing -= function
-    q_done, t_done = _pairs(unexplained, missing, q_words, t_words) if clean else (set(), set())
+    q_done, t_done = _pairs(unexplained, missing, q_words, t_words, schema) if clean else (set(), set())
     if clean:
         # a misspelling of any word of the wording ("charactersitic" of a slot's "characteristic")
         said = {t for t in phrasing.tokens if not t.startswith("__")}
