@@ -370,3 +370,13 @@ def test_a_number_the_wording_spells_out_is_the_question_s_digits():
         "Which clubs have more than 3 sailors?", sql, "Show the clubs with more than two sailors."
     )
     assert "two" in other.missing
+
+
+def test_two_words_the_wording_runs_together():
+    q = "Which sailors tried out?"
+    sql = "SELECT s.name FROM sailor AS s JOIN tryout AS t ON s.id = t.sailor_id"
+    matcher, cand = _matcher_and_candidate(q, sql, "Which sailors were in the tryout?")
+    assert {"try", "out"} <= set(cand.unexplained) and "tryout" in cand.missing
+    before = cand.evidence
+    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    assert cand.evidence > before and not {"try", "out"} & set(cand.unexplained)

@@ -390,6 +390,11 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     missing -= function
     q_done, t_done = _pairs(unexplained, missing, q_words, t_words, schema) if clean else (set(), set())
     if clean:
+        # two words of the question that the wording runs together ("tried out" of "the tryout")
+        for a, b in zip(q_tokens, q_tokens[1:]):
+            if a + b in missing and {a, b} <= unexplained:
+                q_done |= {a, b}
+                t_done.add(a + b)
         # a misspelling of any word of the wording ("charactersitic" of a slot's "characteristic")
         said = {t for t in phrasing.tokens if not t.startswith("__")}
         q_done |= {u for u in unexplained for m in said if _spelled(q_words.get(u, u), t_words.get(m, m))}
