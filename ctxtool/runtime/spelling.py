@@ -54,6 +54,11 @@ def edits1(a: str, b: str) -> bool:
     return a[i:] == b[i + 1 :]
 
 
+def _deletions(word: str) -> set[str]:
+    """The word and every word it makes with one letter dropped."""
+    return {word, *(word[:i] + word[i + 1 :] for i in range(len(word)))}
+
+
 def _swapped(a: str, b: str) -> bool:
     return len(a) == len(b) and a != b and sorted(a) == sorted(b) and edits1(a, b)
 
@@ -75,12 +80,16 @@ class Speller:
             words.update(w.lower() for w in _WORD.findall(text.replace("_", " ")))
         self.words = frozenset(words)
         self.tokens = frozenset(t for w in words for t in content_tokens(w))
-        self._by_length: dict[int, list[str]] = {}
+        # each word under each of its one-letter deletions: a word one slip away from another shares
+        # one of them with it (SymSpell's index), so a question word looks up a few keys, not the vocabulary
+        self._near: dict[str, set[str]] = {}
         for w in words:
-            if len(w) >= SWAP_MIN:
-                self._by_length.setdefault(len(w), []).append(w)
-                if w.isalpha() and not w.endswith("s"):  # a plural of a word said in the singular
-                    self._by_length.setdefault(len(w) + 1, []).append(w + "s")  # "naems" of "name"
+            if len(w) < SWAP_MIN:
+                continue
+            forms = [w, w + "s"] if w.isalpha() and not w.endswith("s") else [w]  # "naems" of "name"
+            for form in forms:
+                for key in _deletions(form):
+                    self._near.setdefault(key, set()).add(form)
 
     def known(self, word: str) -> bool:
         low = word.lower()
@@ -91,8 +100,8 @@ class Speller:
         if len(word) < SWAP_MIN or self.known(word):
             return None
         near = set()
-        for n in (len(word) - 1, len(word), len(word) + 1):
-            for w in self._by_length.get(n, ()):
+        for key in _deletions(word):
+            for w in self._near.get(key, ()):
                 if _swapped(word, w) if len(word) < SLIP_MIN or len(w) < SLIP_MIN else edits1(word, w):
                     near.add(w)
         return near.pop() if len(near) == 1 else None
