@@ -48,6 +48,7 @@ def test_content_tokens_canonicalise_what_decides_the_query():
     # lemmas from a general English lexicon, no hand-made synonyms (customers is not clients here)
     assert content_tokens("How many customers?") == content_tokens("number of customer")
     assert content_tokens("the children of the women") == ["child", "woman"]
+    assert content_tokens("regions other than Denmark") == content_tokens("regions except Denmark")
     assert "__superlative" in content_tokens("the cheapest room")
     assert "__comparative" in content_tokens("rooms cheaper than 5")
     assert "__avg" in content_tokens("the mean loan amount") and "__count" not in content_tokens(

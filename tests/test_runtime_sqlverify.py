@@ -176,6 +176,8 @@ def test_and_between_values_of_two_columns_is_no_or(rt):
     ans = _answered(rt, 'Which products have the size "A4" or a speed below 5?')
     assert sorted(r[0] for r in ans.rows) == ["Dot", "Jet", "Laser"]
     _not_answered(rt, 'Which products have the size "A4" and also a speed below 5?')
+    # two values stated of one thing with no "or" anywhere are both its conditions
+    _not_answered(rt, 'Which products of size "A4" have a speed below 5?')
 
 
 def test_a_column_the_question_does_not_ask_for(rt):

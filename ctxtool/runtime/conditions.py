@@ -87,6 +87,9 @@ def _connective(text: str, words: tuple[str, str] = ("or", "and|also")) -> str |
     return "or" if has_or else "and"
 
 
+_ALTERNATIVES = re.compile(r"\b(?:or|either|any\s+of|whichever)\b", re.I)
+
+
 def conjunction(question: str, entities: list[Any], cand: Any, dialect: str) -> str | None:
     """A reason when the question joins two of its values with "or" and the SQL ANDs their conditions
     (or INTERSECTs), or joins values of two columns with "and" ("size A4 and speed below 5") or says
@@ -118,6 +121,11 @@ def conjunction(question: str, entities: list[Any], cand: Any, dialect: str) -> 
         if said == "and" and "or" in (sql_said, set_op) and "and" not in (sql_said, set_op):
             if both or (a.column and b.column and a.column != b.column):
                 return f"the question says '{ea.text}' and '{eb.text}', the template takes either"
+        # "the Rock tracks stored on MPEG files": values a question states of one thing, with no
+        # "or" anywhere, are all conditions on it, never alternatives
+        if said is None and "or" in (sql_said, set_op) and "and" not in (sql_said, set_op):
+            if not _ALTERNATIVES.search(question):
+                return f"the question states '{ea.text}' and '{eb.text}' together, the template takes either"
     return None
 
 

@@ -75,6 +75,7 @@ CANONICAL_PHRASES: list[tuple[str, str]] = [
     ("or earlier", "__lte"),
     ("or under", "__lte"),
     ("no more than", "__lte"),
+    ("other than", "__not"),  # "the regions other than Denmark": all but it, as "except"
     ("prior to", "__before"),
     ("earlier than", "__before"),
     ("later than", "__after"),
