@@ -391,7 +391,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     q_done, t_done = _pairs(unexplained, missing, q_words, t_words, schema) if clean else (set(), set())
     if clean:
         # two words of the question that the wording runs together ("tried out" of "the tryout")
-        for a, b in zip(q_tokens, q_tokens[1:]):
+        for a, b in zip(q_tokens, q_tokens[1:], strict=False):
             if a + b in missing and {a, b} <= unexplained:
                 q_done |= {a, b}
                 t_done.add(a + b)
