@@ -58,8 +58,14 @@ SET = {
             "sql": "SELECT name FROM product ORDER BY price DESC LIMIT 1",
         },
         {"nl_query": "How many products are there?", "sql": "SELECT count(*) FROM product"},
-        {"nl_query": "What is the minimum salary of the employees?", "sql": "SELECT min(salary) FROM employee"},
-        {"nl_query": "What is the maximum salary of the employees?", "sql": "SELECT max(salary) FROM employee"},
+        {
+            "nl_query": "What is the minimum salary of the employees?",
+            "sql": "SELECT min(salary) FROM employee",
+        },
+        {
+            "nl_query": "What is the maximum salary of the employees?",
+            "sql": "SELECT max(salary) FROM employee",
+        },
     ]
 }
 
