@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 T = TypeVar("T")
@@ -48,7 +49,7 @@ def track(items: Iterable[T], description: str, total: int | None = None) -> Ite
 
 
 def warn(message: str) -> None:
-    stderr.print(f"[yellow]warning:[/yellow] {message}", markup=True, highlight=False)
+    stderr.print(f"[yellow]warning:[/yellow] {escape(message)}", markup=True, highlight=False)
 
 
 def info(message: str) -> None:

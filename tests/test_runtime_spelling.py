@@ -87,3 +87,29 @@ def test_an_english_synonym_says_the_templates_word():
     assert ans.status == "answered" and ans.template.index == 2
     # an opposite is no synonym: "the cheapest" is not asked of the most expensive product
     assert rt.ask("Tell me the name of the most cheap product.", action="showsql").status != "answered"
+
+
+def test_ctxtool_ask_says_what_it_read(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from ctxtool.cli import cli
+    from ctxtool.parameterize import parameterize_set
+
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(parameterize_set(SET, "postgres", None)[0]))
+    args = [
+        "ask",
+        "What is the mininum salary of the employees?",
+        "--context",
+        str(path),
+        "--action",
+        "showsql",
+    ]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "SELECT min(salary) FROM employee" in result.stdout
+    assert "warning: read 'mininum' as 'minimum'" in result.stderr
+    result = CliRunner().invoke(cli, [*args, "--format", "json"])
+    assert json.loads(result.stdout)["warnings"] == ["read 'mininum' as 'minimum'"]

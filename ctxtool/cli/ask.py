@@ -29,6 +29,8 @@ def render(ans: Answer, fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps(ans.to_dict(), indent=2, ensure_ascii=False, default=str))
         return
+    for warning in ans.warnings:  # what was read otherwise ("read 'deparment' as 'department'")
+        console.warn(warning)
     if ans.status != "answered":
         click.echo(ans.text)
         for q in ans.disambiguation:
