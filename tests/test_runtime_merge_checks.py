@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.answershape import _counted_rows_of, counted_thing, counted_words
+from ctxtool.runtime.answershape import counted_rows_of, counted_thing, counted_words
 from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.matching import Candidate, order_key_words
@@ -131,13 +131,11 @@ def test_a_run_together_column_is_named_by_its_words():
 
 
 def test_counted_rows_of_a_bare_count_is_its_tables_head_noun():
-    assert _counted_rows_of("SELECT COUNT(*) FROM widget_parts") == {"part"}
-    assert _counted_rows_of("SELECT count(*) FROM widget_parts WHERE weight > 3") == {"part"}
-    assert (
-        _counted_rows_of("SELECT count(*) FROM widget_parts AS p JOIN widgets AS w ON p.wid = w.id") is None
-    )
-    assert _counted_rows_of("SELECT wid, count(*) FROM widget_parts GROUP BY wid") is None
-    assert _counted_rows_of("SELECT count(DISTINCT wid) FROM widget_parts") is None
+    assert counted_rows_of("SELECT COUNT(*) FROM widget_parts") == {"part"}
+    assert counted_rows_of("SELECT count(*) FROM widget_parts WHERE weight > 3") == {"part"}
+    assert counted_rows_of("SELECT count(*) FROM widget_parts AS p JOIN widgets AS w ON p.wid = w.id") is None
+    assert counted_rows_of("SELECT wid, count(*) FROM widget_parts GROUP BY wid") is None
+    assert counted_rows_of("SELECT count(DISTINCT wid) FROM widget_parts") is None
 
 
 def test_count_the_total_number_of_counts_what_follows():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.answershape import _counted_head
+from ctxtool.runtime.answershape import counted_head
 from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.grounding import counted_measures
@@ -108,7 +108,7 @@ def test_the_number_of_hours_is_a_measure_of_total_hours():
     ],
 )
 def test_counted_head_is_the_noun_before_a_verb_or_preposition(question, head):
-    assert _counted_head(question) == content_tokens(head)[0]
+    assert counted_head(question) == content_tokens(head)[0]
 
 
 def test_the_name_a_select_gives_a_group_column_says_what_it_groups():

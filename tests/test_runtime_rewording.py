@@ -380,3 +380,22 @@ def test_two_words_the_wording_runs_together():
     before = cand.evidence
     reword(cand, matcher.question_tokens(q, []), matcher, q)
     assert cand.evidence > before and not {"try", "out"} & set(cand.unexplained)
+
+
+@pytest.mark.parametrize(
+    ("question", "sql", "said"),
+    [
+        ("How many different types of boats are there?", "SELECT count(DISTINCT boat_type) FROM boat", True),
+        ("Return the number of distinct sailors.", "SELECT count(*) FROM sailors", True),
+        # the distinct things counted are harbours, not the boats the question counts
+        ("How many different harbour boats are there?", "SELECT count(DISTINCT harbour_id) FROM boat", False),
+        ("How many distinct sailors have boats?", "SELECT count(*) FROM boat", False),
+    ],
+)
+def test_different_of_a_count_of_distinct_things(question, sql, said):
+    from ctxtool.runtime.rewording import sql_said_ops
+    from ctxtool.runtime.text import content_tokens
+
+    tpl = compile_item("template", 0, {"nl_query": "How many are there?", "sql": sql}, "postgres")
+    q_tokens = set(content_tokens(question))
+    assert ("__distinct" in sql_said_ops({"__distinct"}, tpl, q_tokens, question)) is said

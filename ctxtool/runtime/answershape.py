@@ -78,7 +78,7 @@ _PHRASE_END = frozenset(
 )
 
 
-def _counted_head(text: str) -> str | None:
+def counted_head(text: str) -> str | None:
     """The head noun of what "how many X" counts: the last word before a verb or preposition
     ("how many project members were ...": member; "how many widgets have parts": widget)."""
     m = _COUNTED_PHRASE.search(text)
@@ -115,7 +115,7 @@ def _counted_words_of(sql: str, tables: tuple[str, ...]) -> set[str] | None:
 
 
 @lru_cache(maxsize=20_000)
-def _counted_rows_of(sql: str) -> set[str] | None:
+def counted_rows_of(sql: str) -> set[str] | None:
     """The head noun of the one table whose rows a bare ``SELECT COUNT(*) FROM t [WHERE ...]``
     counts (``widget_parts`` counts parts), as content words; None for any other query."""
     try:
@@ -146,11 +146,11 @@ def counted_thing(question: str, tpl: Any) -> str | None:
     if not asked:
         return None
     own = [w for w in (counted_words(p.text) for p in tpl.phrasings) if w]
-    rows = _counted_rows_of(tpl.sql)
+    rows = counted_rows_of(tpl.sql)
     if rows and any(_words_meet(w, rows) for w in own):
         # the thing the question counts is another of the template's tables ("how many widgets
         # have parts" of ``widget_parts``); a word the schema does not name may be a synonym
-        head = _counted_head(question)
+        head = counted_head(question)
         tables = {w for t in tpl.tables for w in name_words(t)}
         if head and not _words_meet({head}, rows) and _words_meet({head}, tables):
             return f"the question counts {head}, the template counts {'/'.join(sorted(rows))}"

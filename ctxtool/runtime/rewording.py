@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Any
 
 from ctxtool import thesaurus
-from ctxtool.runtime.answershape import name_words
+from ctxtool.runtime.answershape import counted_head, counted_rows_of, name_words
 from ctxtool.runtime.grounding import (
     counted_measures,
     grounded_operators,
@@ -312,18 +312,38 @@ def _grouped_by_asked(bare: str, q_tokens: set[str]) -> bool:
     return False
 
 
-def sql_said_ops(unexplained: set[str], tpl: Any, q_tokens: set[str] = frozenset()) -> set[str]:
+_COUNT_DISTINCT = re.compile(r"\bcount\s*\(\s*distinct\s+([\w.\"]+)\s*\)", re.I)
+
+
+def _counts_distinct(question: str, tpl: Any) -> bool:
+    """The query counts the distinct things whose head noun the question counts: ``COUNT(DISTINCT
+    transaction_type)`` of "the different types of transactions", ``COUNT(*)`` of a ``customers``
+    table (its rows are distinct customers) of "the number of distinct customers"; not "the different
+    dorm amenities" of a count of distinct dorms."""
+    head = counted_head(question)
+    if head is None:
+        return False
+    bare = re.sub(r"'(?:[^']|'')*'", "''", tpl.sql)
+    counted = {w for col in _COUNT_DISTINCT.findall(bare) for w in name_words(col.split(".")[-1].strip('"'))}
+    return head in (counted or counted_rows_of(tpl.sql) or set())
+
+
+def sql_said_ops(
+    unexplained: set[str], tpl: Any, q_tokens: set[str] = frozenset(), question: str = ""
+) -> set[str]:
     """The question's operator words the template's SQL computes although its wording does not say
     them: "the different X" of a GROUP BY of X, "how many" / "the total" / "the average" of the
-    aggregate the SQL takes, an order of the rows the SQL lists in it. (Not "different" of a
-    COUNT(DISTINCT ...) nor "for each" of any GROUP BY: on the Spider kit, 3 and 2 wrong answers
-    more, "how many distinct X" of a count of another column, "the students of each sport" of a
-    count per student.)"""
+    aggregate the SQL takes, an order of the rows the SQL lists in it, "the different X" of a count
+    of distinct X (:func:`_counts_distinct`). (Not "different" of any COUNT(DISTINCT ...) nor "for
+    each" of any GROUP BY: on the Spider kit, 3 and 2 wrong answers more, "how many distinct X" of a
+    count of another column, "the students of each sport" of a count per student.)"""
     bare = re.sub(r"'(?:[^']|'')*'", "''", tpl.sql)
     realized = sql_realizes(tpl.sql)
     out: set[str] = set()
     grouped = bool(_GROUP_BY.search(bare))
-    if "__distinct" in unexplained and grouped and _grouped_by_asked(bare, q_tokens):
+    if "__distinct" in unexplained and (
+        (grouped and _grouped_by_asked(bare, q_tokens)) or _counts_distinct(question, tpl)
+    ):
         out.add("__distinct")
     out |= {t for t in ("__count", "__sum", "__avg") if t in unexplained and t in realized}
     order = tpl.reads.order
@@ -455,7 +475,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
             a, b = _degree_pairs(said, other, other_all)
             q_done |= b if flip else a
             t_done |= a if flip else b
-        q_done |= sql_said_ops(set(cand.unexplained) - q_done, tpl, set(q_tokens))
+        q_done |= sql_said_ops(set(cand.unexplained) - q_done, tpl, set(q_tokens), question)
         if "__sum" in cand.missing and said_total(question, q_ops, t_ops, sql_realizes(tpl.sql)):
             t_done.add("__sum")  # "how much ... in total" of the wording's "the total"
         # "from the most recent one" of rows the SQL lists latest first, and "in descending order"
