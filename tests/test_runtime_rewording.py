@@ -16,6 +16,14 @@ def test_verbs_are_told_from_nouns():
     assert not is_verb("boat") and not is_verb("harbour") and not is_verb("name")
 
 
+def test_a_word_after_a_relative_pronoun_is_a_verb():
+    from ctxtool.runtime.rewording import _verb_in
+
+    assert not is_verb("hold") and _verb_in("hold", "the sailors who hold a licence")
+    assert _verb_in("sail", "the boats that sail to Oslo") and not _verb_in("hold", "the hold of the boat")
+    assert not _verb_in("boat", "the harbours which boat owners use")  # English knows no verb "boat"
+
+
 def test_one_letter_slips():
     assert _edits1("harbuor", "harbour") and _edits1("harbor", "harbour") and _edits1("harbours", "harbour")
     assert not _edits1("harbour", "harbour") and not _edits1("sailor", "tailors")

@@ -129,6 +129,25 @@ def is_verb(word: str) -> bool:
     return verb != word and word.endswith(("ed", "ing")) and forms.get("NOUN", (word,))[0] == word
 
 
+def _verb_in(word: str, text: str) -> bool:
+    """Whether ``word`` is a verb in ``text``: English reads it only as one (:func:`is_verb`), or it
+    follows a relative pronoun ("the customers who *hold* an account", "the ships that *sail*")."""
+    if is_verb(word):
+        return True
+    return (
+        _lemmas is not None
+        and "VERB" in _lemmas(word)
+        and re.search(rf"\b(?:who|that|which)\s+{re.escape(word)}{_VERB_FOLLOWS}", text, re.I) is not None
+    )
+
+
+# what follows a verb, not a noun ("who hold *an* account", "that end *at*"; not "which boat *owners*")
+_VERB_FOLLOWS = (
+    r"(?:\s+(?:a|an|the|at|in|on|to|from|with|for|by|into|of|out|up|more|less|most|any|some|no|their|his"
+    r"|her|its|over|under|than)\b|\s*[,.;:?!]|\s*$)"
+)
+
+
 _SENTENCES = re.compile(r"(?:^|[.?!;]\s+)([A-Za-z]+)")
 
 
@@ -419,8 +438,8 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         # a misspelling of any word of the wording ("charactersitic" of a slot's "characteristic")
         said = {t for t in phrasing.tokens if not t.startswith("__")}
         q_done |= {u for u in unexplained for m in said if _spelled(q_words.get(u, u), t_words.get(m, m))}
-        q_verbs = {u for u in unexplained - q_done if is_verb(q_words.get(u, u))}
-        t_verbs = {m for m in missing - t_done if is_verb(t_words.get(m, m))}
+        q_verbs = {u for u in unexplained - q_done if _verb_in(q_words.get(u, u), question)}
+        t_verbs = {m for m in missing - t_done if _verb_in(t_words.get(m, m), phrasing.text)}
         # a verb of each side is a relation each states: "the users who write" is not "the items that
         # receive"; one side's verb alone is its way of saying what the joins hold
         if not (q_verbs and t_verbs) and not _reversed(q_tokens, phrasing.tokens, schema):
