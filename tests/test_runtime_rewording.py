@@ -94,6 +94,11 @@ def test_a_longer_form_is_no_word_of_the_same_stem():
 
     assert _pairs({"info"}, {"information"}, {}, {}, set()) == ({"info"}, {"information"})
     assert _pairs({"member"}, {"membership"}, {}, {}, set()) == (set(), set())
+    # a plural of the short form: the words' tokens begin one another ("beds" of "bedrooms")
+    assert _pairs({"bed"}, {"bedroom"}, {"bed": "beds"}, {"bedroom": "bedrooms"}, set()) == (
+        {"bed"},
+        {"bedroom"},
+    )
 
 
 def test_an_english_synonym_unless_the_schema_names_the_question_word():

@@ -199,18 +199,17 @@ def _pairs(
             ):
                 q_out.add(u)
                 t_out.add(m)
-            else:
-                short, long = (a, b) if len(a) < len(b) else (b, a)
-                rest = long[len(short) :]
-                if (
-                    len(short) >= PART_MIN
-                    and len(rest) >= 2
-                    and long.startswith(short)
-                    and rest not in SUFFIXES
-                ):
-                    q_out.add(u)
-                    t_out.add(m)
+            elif _begins(a, b) or _begins(u, m):  # "info" of "information"; "beds" of "bedrooms": bed
+                q_out.add(u)
+                t_out.add(m)
     return q_out, t_out
+
+
+def _begins(a: str, b: str) -> bool:
+    """One word the beginning of the other, and the rest no ending that makes another word of it."""
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    rest = long[len(short) :]
+    return len(short) >= PART_MIN and len(rest) >= 2 and long.startswith(short) and rest not in SUFFIXES
 
 
 def _named(word: str, schema: set[str]) -> bool:
