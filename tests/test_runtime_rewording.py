@@ -412,3 +412,13 @@ def test_different_of_a_count_of_distinct_things(question, sql, said):
     tpl = compile_item("template", 0, {"nl_query": "How many are there?", "sql": sql}, "postgres")
     q_tokens = set(content_tokens(question))
     assert ("__distinct" in sql_said_ops({"__distinct"}, tpl, q_tokens, question)) is said
+
+
+def test_words_that_say_nothing_need_no_value_to_fit_well():
+    # a quoted piece of a name fits a LIKE slot loosely (a value factor, no disagreement): the light
+    # verb "made" is still no condition
+    q = 'Which boats made in the yard have "Sea" in their name?'
+    matcher, cand, entities = _like(q, "Find the names of boats in the yard whose name contains $1.")
+    assert cand.checks < 0.999 and "mak" in cand.unexplained
+    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    assert "mak" not in cand.unexplained

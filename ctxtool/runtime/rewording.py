@@ -405,8 +405,9 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     values_only = math.prod(f for name, f in factors.items() if name not in VALUE_FACTORS) >= 0.999
     if not values_only or not (cand.unexplained or cand.missing):
         return
-    # every check passed (as the matcher found); ``op_clean``: once the operator words are grounded
-    # too, for the rules that pair operator words themselves (a verb or a measure credited on a
+    # ``clean``: every check passed, values fitting their slots well included (the pairs and the
+    # verbs need it: a loose value and a reworded word answered wrong); ``op_clean``: once the
+    # operator words are grounded too, for the rules that pair operator words themselves (a verb or a measure credited on a
     # grounding's looser agreement answered wrong: "the most X" is not "the latest X")
     clean = cand.checks >= 0.999
     op_clean = cand.checks * regrounded >= 0.999
@@ -421,10 +422,10 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     missing = {t for t in cand.missing if not t.startswith("__")}
     # pronouns and prepositions say no thing and no condition ("the patients he or she treats"), nor
     # do a light verb ("the payments made", "employees making more than") and "the amount of"
-    function = (unexplained | missing) & FUNCTION_WORDS if clean else set()
-    if clean:
-        function |= {w for w in (unexplained | missing) & LIGHT_VERBS if not _named(w, schema)}
-        function |= (unexplained & _phrase_words(question)) | (missing & _phrase_words(phrasing.text))
+    # (words that say nothing need no value to fit well: only the other checks passed)
+    function = (unexplained | missing) & FUNCTION_WORDS
+    function |= {w for w in (unexplained | missing) & LIGHT_VERBS if not _named(w, schema)}
+    function |= (unexplained & _phrase_words(question)) | (missing & _phrase_words(phrasing.text))
     unexplained -= function
     missing -= function
     q_done, t_done = _pairs(unexplained, missing, q_words, t_words, schema) if clean else (set(), set())
