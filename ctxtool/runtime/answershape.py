@@ -16,7 +16,7 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from ctxtool.draft.names import split_compound
+from ctxtool.identifiers import split_compound
 from ctxtool.runtime.grounding import counted_measures
 from ctxtool.runtime.text import content_tokens
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ctxtool.draft.names import split_compound
+from ctxtool.identifiers import split_compound
 from ctxtool.runtime.answershape import counted_words, name_words
 from ctxtool.runtime.confidence import VERBATIM_APART
 from ctxtool.runtime.content import content_tokens
