@@ -422,14 +422,3 @@ def test_words_that_say_nothing_need_no_value_to_fit_well():
     assert cand.checks < 0.999 and "mak" in cand.unexplained
     reword(cand, matcher.question_tokens(q, entities), matcher, q)
     assert "mak" not in cand.unexplained
-
-
-def test_a_run_together_returned_column_says_its_words():
-    tpl = compile_item(
-        "template",
-        0,
-        {"nl_query": "List the harbours.", "sql": "SELECT harbourname FROM harbour"},
-        "postgres",
-    )
-    matcher = Matcher([tpl], [], semantic=None)
-    assert {"harbour", "nam"} <= matcher._returned_words(tpl)

@@ -18,7 +18,6 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ctxtool.identifiers import split_compound
 from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
@@ -186,12 +185,7 @@ class Matcher:
         if words is None:
             words = set()
             for c in tpl.reads.projected:
-                name = c.split(".")[-1]
-                words.update(content_tokens(name.replace("_", " ")))
-                # a run-together name says its words ("clubname": the club's name)
-                words.update(
-                    t for part in name.split("_") for w in split_compound(part) for t in content_tokens(w)
-                )
+                words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
             self._returned[id(tpl)] = words
         return words
 
