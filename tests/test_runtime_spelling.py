@@ -30,6 +30,8 @@ def test_slips_are_read_as_the_sets_words():
         "semeseter": "semester",
     }
     assert sp.correct("the naems of teachers")[0] == "the names of teachers"  # a swap, in the plural
+    # one slip from "counts" and from "accounts": people seldom slip on the first letter
+    assert Speller(["How many accounts are there?", "the counts"]).correct("the acounts")[0] == "the accounts"
 
 
 def test_what_is_not_a_slip_is_left_as_written():

@@ -7,8 +7,9 @@ reads the question, a lower-case word that English does not know (lemminflect's 
 thesaurus) and the set does not use is replaced by the one word of the set's vocabulary (its
 wordings, its tables' and columns' names, the operator words) that is one slip away from it: a
 letter inserted, dropped, changed, or two swapped (Damerau distance 1). Words of under five letters
-are read only with two letters swapped ("tahn"), and a word with two such neighbours is left as
-written. Quoted text and capitalised words are values and names: never touched (a value's own
+are read only with two letters swapped ("tahn"). Of two such neighbours the one that keeps the
+word's first letter is read ("acounts": accounts, not counts); a word with two neighbours still is
+left as written. Quoted text and capitalised words are values and names: never touched (a value's own
 misspelling is the value searches' business).
 """
 
@@ -104,6 +105,8 @@ class Speller:
             for w in self._near.get(key, ()):
                 if _swapped(word, w) if len(word) < SLIP_MIN or len(w) < SLIP_MIN else edits1(word, w):
                     near.add(w)
+        if len(near) > 1:  # people seldom slip on a word's first letter ("acounts": accounts, not counts)
+            near = {w for w in near if w[0] == word[0]}
         return near.pop() if len(near) == 1 else None
 
     def correct(self, question: str) -> tuple[str, dict[str, str]]:
