@@ -92,6 +92,14 @@ _ORDERED = re.compile(
 
 
 # "more expensive than", "more students than": a comparison said around its measure (as "more than")
+# "from the most recent to the oldest", "from least to greatest": both ends of one order are a
+# listing in that order, never its first row; the first end says the direction
+_UP_END = "most recent|newest|latest|highest|largest|biggest|greatest|most"
+_DOWN_END = "earliest|lowest|smallest|least|fewest"
+_FROM_END_TO_END = re.compile(
+    rf" from (?:the )?(?:({_UP_END})|({_DOWN_END}))(?: [a-z]+)?(?: one)? to (?:the )?"
+    rf"(?:{_UP_END}|{_DOWN_END}|oldest|youngest)(?: one)? "
+)
 _MORE_X_THAN = re.compile(r" (more|less|fewer) (?!(?:or|and|of|than|the|a|an) )([a-z]+) than ")
 _MORE_OP = {"more": "__gt", "less": "__lt", "fewer": "__lt"}
 
@@ -116,6 +124,7 @@ def _canonical_text(text: str) -> str:
     low = _YEARS_OLD.sub(" old ", low)  # "20 years old" says an age, not a year
     low = _AMOUNT_OF_UNITS.sub(r" \1 ", low)  # "the number of hours" is an amount of time, no count
     low = _ORDERED.sub("__order", low)
+    low = _FROM_END_TO_END.sub(lambda m: " __desc __order " if m.group(1) else " __asc __order ", low)
     low = _MORE_X_THAN.sub(lambda m: f" {m.group(2)} {_MORE_OP[m.group(1)]} ", low)
     low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
     low = _COMPOUND_NUMBER.sub(
