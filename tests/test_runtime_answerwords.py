@@ -46,6 +46,10 @@ def test_more_things_asked_than_columns_returned():
     assert asks_for_two("Find the full name of the sailor.", _tpl("SELECT last_name FROM sailor"))
     # one aggregate answers "the count and ..." (how people say "how many")
     assert not asks_for_two("What is the count and the rig?", _tpl("SELECT count(*) FROM boat"))
+    # all the information about the rows is every column, however the question names the rows
+    names = _tpl("SELECT name FROM sailor ORDER BY rating")
+    assert asks_for_two("Give all information regarding sailors, in order of rating.", names)
+    assert not asks_for_two("Give all information regarding sailors.", _tpl("SELECT * FROM sailor"))
 
 
 def test_an_id_asked_and_names_returned():

@@ -413,7 +413,10 @@ _PLEASE = re.compile(r"^\s*(?:please|also|and|then|now)\s+", re.I)
 _ITEM_SEP = re.compile(r"\s*,\s*(?:and\s+|as\s+well\s+as\s+)?|\s+(?:and|as\s+well\s+as)\s+", re.I)
 _ITEM_LEAD = re.compile(r"^(?:their|its|his|her|the|also|all|each|every)\s+", re.I)
 _FULL_NAME = re.compile(r"\bfull\s+names?\b", re.I)
-_ALL_OF_IT = re.compile(r"^(?:all\s+)?(?:the\s+)?(?:information|info)$", re.I)  # every column of the rows
+# every column of the rows ("all information regarding instructors")
+_ALL_OF_IT = re.compile(
+    r"^(?:all\s+)?(?:the\s+)?(?:information|info)(?:\s+(?:regarding|about|concerning|on)\b.*)?$", re.I
+)
 _KEY_ITEM = re.compile(r"\b(?:ids?|codes?)$", re.I)
 
 
