@@ -30,6 +30,9 @@ def test_slips_are_read_as_the_sets_words():
         "semeseter": "semester",
     }
     assert sp.correct("the naems of teachers")[0] == "the names of teachers"  # a swap, in the plural
+    # the apostrophes of "didn't" and "isn't" quote nothing: the words between them are read
+    q = "which teacher didn't get the mininum salaray and isn't paid?"
+    assert sp.correct(q)[0] == "which teacher didn't get the minimum salary and isn't paid?"
     # one slip from "counts" and from "accounts": people seldom slip on the first letter
     assert Speller(["How many accounts are there?", "the counts"]).correct("the acounts")[0] == "the accounts"
 
@@ -81,6 +84,8 @@ def test_a_misspelled_question_is_answered_and_says_what_it_read():
     # a misspelled operator word is that operator: the lowest salary, not the highest
     ans = rt.ask("What is the mininum salary of the employees?", action="showsql")
     assert ans.status == "answered" and ans.template.index == 4
+    # understanding alone (a conversation deciding whether a question stands alone) reads it so too
+    assert rt.understand("What is the mininum salary of the employees?")[1][0].template.index == 4
 
 
 def test_an_english_synonym_says_the_templates_word():

@@ -264,7 +264,12 @@ class Runtime:
         return getattr(self._local, "surface", {})
 
     def understand(self, question: str) -> tuple[list[Entity], list[Candidate], list[dict[str, Any]]]:
-        """The question's values, the ranked candidates and the linked values (no SQL run)."""
+        """The question's values, the ranked candidates and the linked values (no SQL run), its
+        slips of the keyboard read as the set's words as :meth:`ask` reads them (the entities'
+        offsets are in that reading)."""
+        return self._understand(self.speller.correct(question)[0])
+
+    def _understand(self, question: str) -> tuple[list[Entity], list[Candidate], list[dict[str, Any]]]:
         # normalized token -> the word as the user wrote it (for explanations)
         surface: dict[str, str] = {}
         for tok in tokenize(question):
@@ -323,7 +328,7 @@ class Runtime:
         if action == "chat":
             return modelsql.chat(self.llm, question, history, ans)
         # understand: the question's values and the ranked candidates
-        entities, cands, links = self.understand(question)
+        entities, cands, links = self._understand(question)
         ans.linked_values = links
         if self.connector is None and self.linker.value_searches:
             ans.warnings.append("values were not linked: there is no database (give --dsn)")

@@ -51,7 +51,7 @@ _NUMBER = re.compile(
     r"(?<![\w.$])(?<![A-Za-z]-)-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
     r"|(?<![\w.$])(?<![A-Za-z]-)-?\d+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
 )
-_QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|‘([^’]+)’")
+QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|‘([^’]+)’")
 # two or more words in capitals in a sentence that has lower case: a name written in capitals
 # ("taught by OTHA MOYER"); one capitalized word alone is an acronym more often than a value
 _CAPITALS = re.compile(r"(?<![\w'\"])[A-Z][A-Z'-]+(?:\s+[A-Z][A-Z'-]+)+(?![\w'\"])")
@@ -163,7 +163,7 @@ def find_literals(text: str) -> list[Literal]:
     def free(a: int, b: int) -> bool:
         return all(b <= lit.start or a >= lit.end for lit in found)
 
-    for m in _QUOTED.finditer(text):
+    for m in QUOTED.finditer(text):
         inner = next(g for g in m.groups() if g is not None)
         found.append(Literal("quoted", inner, m.start(), m.end(), inner))
     if any(c.islower() for c in text):  # a name written in capitals reads as quoted

@@ -20,12 +20,12 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ctxtool import thesaurus
+from ctxtool.runtime.literals import QUOTED
 from ctxtool.runtime.text import CANONICAL_WORDS, content_tokens
 
 SLIP_MIN = 5  # the shortest word read as another by an inserted, dropped or changed letter
 SWAP_MIN = 4  # the shortest word read as another by two letters swapped
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")  # contractions whole ("didn't")
-_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'|\u201c[^\u201d]*\u201d")
 
 try:
     from lemminflect import getAllLemmas as _lemmas
@@ -111,7 +111,7 @@ class Speller:
 
     def correct(self, question: str) -> tuple[str, dict[str, str]]:
         """The question with its slips read as the set's words, and what was read as what."""
-        quoted = [m.span() for m in _QUOTED.finditer(question)]
+        quoted = [m.span() for m in QUOTED.finditer(question)]
         fixed: dict[str, str] = {}
         out = []
         last = 0
