@@ -55,37 +55,24 @@ class Table:
     def __contains__(self, word: str) -> bool:
         return word in self._lines
 
-    def __len__(self) -> int:
-        return len(self._lines)
-
-    def get(self, word: str, default: Relations | None = None) -> Relations | None:
+    def get(self, word: str) -> Relations:
+        """The word's relations (none for a word the table does not hold)."""
         rel = self._parsed.get(word)
         if rel is None:
             line = self._lines.get(word)
             if line is None:
-                return default
+                return {}
             rel = self._parsed[word] = {f[0]: frozenset(f[2:].split(" ")) for f in line.split("\t")}
-        return rel
-
-    def __getitem__(self, word: str) -> Relations:
-        rel = self.get(word)
-        if rel is None:
-            raise KeyError(word)
         return rel
 
 
 @lru_cache(maxsize=1)
 def table() -> Table:
-    """The shipped table, read once (empty when the file is missing)."""
+    """The shipped table (the text :func:`build` writes), read once; empty when the file is missing."""
     try:
-        return parse(gzip.decompress(DATA.read_bytes()).decode("utf-8"))
+        return Table(gzip.decompress(DATA.read_bytes()).decode("utf-8"))
     except OSError:
         return Table("")
-
-
-def parse(text: str) -> Table:
-    """The table of :func:`build`'s text."""
-    return Table(text)
 
 
 @lru_cache(maxsize=20_000)
@@ -115,7 +102,7 @@ def related_in(words: Table, a: str, b: str, kinds: str = "sad") -> bool:
     found = False
     for x, y in ((x, y) for x in la for y in lb):
         for one, other in ((x, y), (y, x)):
-            rel = words.get(one) or {}
+            rel = words.get(one)
             if other in rel.get("x", ()):
                 return False
             found = found or any(other in rel.get(k, ()) for k in kinds)

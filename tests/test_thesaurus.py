@@ -37,14 +37,14 @@ def _dict_folder(tmp_path: Path) -> Path:
 def test_built_from_a_wordnet_folder(tmp_path):
     text = thesaurus.build(_dict_folder(tmp_path))
     assert text.startswith("# ctxtool thesaurus") and "Our own four-synset fixture" in text
-    words = thesaurus.parse(text)
-    assert words["film"]["s"] == {"movie"}
-    assert words["pricy"]["s"] == {"pricey"} and words["pricy"]["a"] == {"expensive"}
-    assert words["advise"]["d"] == {"adviser"} and words["man"]["x"] == {"woman"}
+    words = thesaurus.Table(text)
+    assert words.get("film")["s"] == {"movie"} and words.get("cinema") == {}
+    assert words.get("pricy")["s"] == {"pricey"} and words.get("pricy")["a"] == {"expensive"}
+    assert words.get("advise")["d"] == {"adviser"} and words.get("man")["x"] == {"woman"}
 
 
 def test_related_words_in_any_of_their_forms(tmp_path):
-    words = thesaurus.parse(thesaurus.build(_dict_folder(tmp_path)))
+    words = thesaurus.Table(thesaurus.build(_dict_folder(tmp_path)))
     assert thesaurus.related_in(words, "films", "movie")  # a synonym, in the plural
     assert thesaurus.related_in(words, "pricy", "expensive") and thesaurus.related_in(
         words, "expensive", "pricy"

@@ -32,7 +32,8 @@ _COUNT_PHRASE = re.compile(
     r"([a-z][\w-]*)(?:\s+([a-z][\w-]*))?",
     re.I,
 )
-_COUNT_DISTINCT = re.compile(r"\bcount\s*\(\s*distinct\s+(?:\w+\.)?\"?(\w+)\"?\s*\)", re.I)
+# COUNT(DISTINCT col): the column counted, without its table and quotes
+COUNT_DISTINCT = re.compile(r"\bcount\s*\(\s*distinct\s+(?:\w+\.)?\"?(\w+)\"?\s*\)", re.I)
 
 
 @lru_cache(maxsize=20_000)
@@ -101,7 +102,7 @@ def _counted_column_words(tpl: Any) -> set[str] | None:
 def _counted_words_of(sql: str, tables: tuple[str, ...]) -> set[str] | None:
     """The words naming what the template's ``COUNT(DISTINCT col)`` counts: the column's own words
     without the generic ones, or its table's words when the column is only a key or a name."""
-    m = _COUNT_DISTINCT.search(sql)
+    m = COUNT_DISTINCT.search(sql)
     if m is None:
         return None
     col = m.group(1).lower()

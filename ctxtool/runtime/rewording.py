@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Any
 
 from ctxtool import thesaurus
-from ctxtool.runtime.answershape import counted_head, counted_rows_of, name_words
+from ctxtool.runtime.answershape import COUNT_DISTINCT, counted_head, counted_rows_of, name_words
 from ctxtool.runtime.grounding import (
     counted_measures,
     grounded_operators,
@@ -195,11 +195,10 @@ def _pairs(
             if (
                 _spelled(a, b)
                 or _spelled(u, m)  # "appears" of "appearring": appear, appearr
+                or _begins(a, b)  # "info" of "information"
+                or _begins(u, m)  # "beds" of "bedrooms": bed, bedroom
                 or (u not in schema and _said_otherwise(a, b))
             ):
-                q_out.add(u)
-                t_out.add(m)
-            elif _begins(a, b) or _begins(u, m):  # "info" of "information"; "beds" of "bedrooms": bed
                 q_out.add(u)
                 t_out.add(m)
     return q_out, t_out
@@ -330,9 +329,6 @@ def _grouped_by_asked(bare: str, q_tokens: set[str]) -> bool:
     return False
 
 
-_COUNT_DISTINCT = re.compile(r"\bcount\s*\(\s*distinct\s+([\w.\"]+)\s*\)", re.I)
-
-
 def _counts_distinct(question: str, tpl: Any) -> bool:
     """The query counts the distinct things whose head noun the question counts: ``COUNT(DISTINCT
     transaction_type)`` of "the different types of transactions", ``COUNT(*)`` of a ``customers``
@@ -342,7 +338,7 @@ def _counts_distinct(question: str, tpl: Any) -> bool:
     if head is None:
         return False
     bare = re.sub(r"'(?:[^']|'')*'", "''", tpl.sql)
-    counted = {w for col in _COUNT_DISTINCT.findall(bare) for w in name_words(col.split(".")[-1].strip('"'))}
+    counted = {w for col in COUNT_DISTINCT.findall(bare) for w in name_words(col)}
     return head in (counted or counted_rows_of(tpl.sql) or set())
 
 
@@ -407,8 +403,9 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         return
     # ``clean``: every check passed, values fitting their slots well included (the pairs and the
     # verbs need it: a loose value and a reworded word answered wrong); ``op_clean``: once the
-    # operator words are grounded too, for the rules that pair operator words themselves (a verb or a measure credited on a
-    # grounding's looser agreement answered wrong: "the most X" is not "the latest X")
+    # operator words are grounded too, for the rules that pair operator words themselves (a verb or
+    # a measure credited on a grounding's looser agreement answered wrong: "the most X" is not "the
+    # latest X")
     clean = cand.checks >= 0.999
     op_clean = cand.checks * regrounded >= 0.999
     tpl = cand.template
