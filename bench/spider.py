@@ -258,6 +258,8 @@ def score_database(
             row = {"id": case["id"], "db": db_id, "kind": case["kind"], "ms": round(ms, 3)}
             if ans is not None:
                 row["status"], row["confidence"] = ans.status, ans.confidence
+                if ans.disambiguation:
+                    row["choices"] = list(ans.disambiguation)  # pinned with the answer (bench/pins.py)
             if dump:
                 row["candidates"] = candidate_features(rt, case)
             if ans is None or ans.status != "answered" or not ans.sql:
