@@ -8,7 +8,7 @@ import pytest
 
 from ctxtool.runtime.answershape import counted_head
 from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.grounding import counted_measures
 from ctxtool.runtime.pergroup import group_key_words, grouped_otherwise, groups_asked
 

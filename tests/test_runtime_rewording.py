@@ -124,7 +124,7 @@ def _like(question: str, nl: str):
 
 
 def test_the_words_of_a_like_said_otherwise():
-    # "substring" already reads as "contain" (runtime/words.py); "as part of" only through the LIKE
+    # "substring" already reads as "contain" (english/lexicon.py); "as part of" only through the LIKE
     q = 'Which boats have "Sea" as part of their name?'
     matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
     before = cand.evidence

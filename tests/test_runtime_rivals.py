@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.confidence import confident, lead
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.matching import Candidate
 from ctxtool.runtime.rivals import decided_against, separate
 

@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from ctxtool.runtime.compiled import Compiled, Slot
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
 from ctxtool.runtime.literals import Literal
 

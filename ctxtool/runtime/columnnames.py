@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Set
 from typing import Any
 
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.rewording import _surface, is_verb  # the question's words by content token
 
 __all__ = ["ColumnNames", "returned_things", "words_before"]

@@ -17,7 +17,7 @@ from typing import Any
 from ctxtool.dialects import normalize
 from ctxtool.placeholders import find_sql_placeholders, find_text_placeholders
 from ctxtool.runtime import sqlparts
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 
 
 @dataclass

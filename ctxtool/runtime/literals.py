@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 
 _MONTHS = {
     m: i + 1

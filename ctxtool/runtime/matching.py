@@ -25,7 +25,7 @@ from ctxtool.runtime.columnnames import ColumnNames, returned_things, words_befo
 from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
 from ctxtool.runtime.pergroup import grouped_otherwise, groups_asked
 from ctxtool.runtime.returned import asks_count, count_only_to_order, joined_twice, output_of

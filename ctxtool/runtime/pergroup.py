@@ -19,7 +19,7 @@ import sqlglot
 from sqlglot import exp
 
 from ctxtool.runtime.answershape import name_words
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.sqlparts import all_aliases
 
 __all__ = ["group_key_words", "grouped_otherwise", "groups_asked"]

@@ -16,7 +16,7 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 
 # "how many ...", "Count the ...", "What is the number of ...": the question wants a count back
 _ASKS_COUNT = re.compile(

@@ -19,7 +19,7 @@ verb on each side is two relations (never paired), and only for a candidate no c
 word explained here cannot hide a disagreement). Measured on the Spider train kit
 (``bench/spider.py``): about 25 more covered questions, no wrong answer more; a question verb explained
 whatever else it leaves gave 19 more for 5 wrong. Nothing here knows a database: the words come from
-general English (lemminflect's lexicon, the WordNet-derived :mod:`ctxtool.thesaurus`: "pricy" of
+general English (lemminflect's lexicon, the WordNet-derived :mod:`ctxtool.english.thesaurus`: "pricy" of
 "expensive", "who advises" of "the advisor", +4 on the kit, none wrong) and the set's own names.
 
 Operator words said in other words are paired once the grounding (:mod:`ctxtool.runtime.grounding`)
@@ -30,7 +30,7 @@ computes; pronouns and prepositions ("he or she", "among") are no condition whil
 of the question is left; an end the wording states of rows its SQL lists in that order ("starting
 from the most recent one") is the question's "in descending order". On the Spider train kit: 22
 more covered questions (10 on the even databases, 12 on the odd), no wrong answer more on either
-half; the listed ends, with "more X than" read as a comparison (:mod:`ctxtool.runtime.content`),
+half; the listed ends, with "more X than" read as a comparison (:mod:`ctxtool.english.content`),
 3 more (2 / 1); a spelled-out number and a slip in the wording's spelling 3 more (1 / 2); light
 verbs ("the payments made") and "the amount of" 5 more (4 / 1); none wrong. ("When" of a template
 returning a date answered nothing more: not kept.)
@@ -43,7 +43,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ctxtool import thesaurus
+from ctxtool.english import thesaurus
 from ctxtool.runtime.answershape import COUNT_DISTINCT, counted_head, counted_rows_of, name_words
 from ctxtool.runtime.grounding import (
     counted_measures,

@@ -19,7 +19,7 @@ from typing import Any
 from ctxtool.identifiers import split_compound
 from ctxtool.runtime.answershape import counted_words, name_words
 from ctxtool.runtime.confidence import VERBATIM_APART
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 
 __all__ = ["decided_against", "separate"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ctxtool.runtime.content import content_tokens
+from ctxtool.english.content import content_tokens
 
 
 def table_words(table: str) -> list[str]:

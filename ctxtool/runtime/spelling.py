@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ctxtool import thesaurus
+from ctxtool.english import thesaurus
 from ctxtool.runtime.literals import QUOTED
 from ctxtool.runtime.text import CANONICAL_WORDS, content_tokens
 

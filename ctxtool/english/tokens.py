@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ctxtool.runtime.words import CANONICAL_WORDS
+from ctxtool.english.lexicon import CANONICAL_WORDS
 
 try:  # English lemmas (a 1 MB lexicon); without it the light stemmer alone applies
     from lemminflect import getAllLemmas as _lemmas

@@ -15,7 +15,7 @@ single English word,
 
 No vocabulary of any database is in it. Rebuild it from a WordNet 3.0 ``dict`` folder (Debian's
 ``wordnet-base`` installs one in ``/usr/share/wordnet``) with
-``python -m ctxtool.thesaurus /usr/share/wordnet``.
+``python -m ctxtool.english.thesaurus /usr/share/wordnet``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
-DATA = Path(__file__).parent / "data" / "wordnet" / "thesaurus.tsv.gz"
+DATA = Path(__file__).parent.parent / "data" / "wordnet" / "thesaurus.tsv.gz"
 KINDS = "sadx"  # synonyms, similar adjectives, derivations, antonyms (see the module docstring)
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]")
 

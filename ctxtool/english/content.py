@@ -1,7 +1,7 @@
 """Content tokens: a question's words rewritten by phrase rules into what matching compares.
 
 Lower-cased, lemmatized and lightly stemmed words without stop words, where phrases that decide what
-a query computes become canonical tokens (:mod:`ctxtool.runtime.words`): "don't" is "do not", "the
+a query computes become canonical tokens (:mod:`ctxtool.english.lexicon`): "don't" is "do not", "the
 phone number of" is no count, "first name" is no first in time, "which" inside a clause asks nothing.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ctxtool.runtime.tokens import lemma, stem, tokenize
-from ctxtool.runtime.words import (
+from ctxtool.english.tokens import lemma, stem, tokenize
+from ctxtool.english.lexicon import (
     AGGREGATES,
     CANONICAL_PHRASES,
     CANONICAL_WORDS,
