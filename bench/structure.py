@@ -223,7 +223,11 @@ def _strings(node: ast.AST) -> list[str] | None:
         and isinstance(node.func.value.value, str)
     ):
         return node.func.value.value.split()
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("frozenset", "set"):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("frozenset", "set")
+    ):
         if node.args:
             return _strings(node.args[0])
     return None

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.columnnames import ColumnNames
 from ctxtool.english.content import content_tokens
+from ctxtool.runtime.columnnames import ColumnNames
 from ctxtool.runtime.matching import COLUMN_NOT_READ as COLUMN_ONE
 from tests.rt_support import offline_runtime
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime import Runtime
 from ctxtool.runtime.answershape import counted_rows_of, counted_thing, counted_words
 from ctxtool.runtime.compiled import compile_item
-from ctxtool.english.content import content_tokens
 from ctxtool.runtime.matching import Candidate, order_key_words
 from ctxtool.runtime.rivals import decided_against
 from tests.rt_support import offline_runtime

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.compiled import compile_item
 from ctxtool.runtime.confidence import confident, lead
-from ctxtool.english.content import content_tokens
 from ctxtool.runtime.matching import Candidate
 from ctxtool.runtime.rivals import decided_against, separate
 

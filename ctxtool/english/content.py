@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ctxtool.english.tokens import lemma, stem, tokenize
 from ctxtool.english.lexicon import (
     AGGREGATES,
     CANONICAL_PHRASES,
@@ -19,6 +18,7 @@ from ctxtool.english.lexicon import (
     NAME_WORDS,
     STOPWORDS,
 )
+from ctxtool.english.tokens import lemma, stem, tokenize
 
 # words before "number of" that make it a compound noun ("the phone number of", "room number of"),
 # not a count: a count is "the number of", "a number of", "total number of", "how many"...

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.english.content import content_tokens
+from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.linking import LinkedValue, descriptor_tokens
 from ctxtool.runtime.literals import Literal
 

@@ -15,9 +15,9 @@ from datetime import date
 from typing import Any
 
 from ctxtool.dialects import normalize
+from ctxtool.english.content import content_tokens
 from ctxtool.placeholders import find_sql_placeholders, find_text_placeholders
 from ctxtool.runtime import sqlparts
-from ctxtool.english.content import content_tokens
 
 
 @dataclass

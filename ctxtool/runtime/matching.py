@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.bind import Entity, adjacent_slots, bind_slots, overlapping, split_names, stated_values
 from ctxtool.runtime.candidates import SemanticIndex, masked, placeholder_spans
@@ -25,7 +26,6 @@ from ctxtool.runtime.columnnames import ColumnNames, returned_things, words_befo
 from ctxtool.runtime.compiled import Compiled, Slot
 from ctxtool.runtime.composing import empty_range, or_between
 from ctxtool.runtime.confidence import calibrate
-from ctxtool.english.content import content_tokens
 from ctxtool.runtime.index import ItemIndex
 from ctxtool.runtime.pergroup import grouped_otherwise, groups_asked
 from ctxtool.runtime.returned import asks_count, count_only_to_order, joined_twice, output_of

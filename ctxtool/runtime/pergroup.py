@@ -18,8 +18,8 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 
-from ctxtool.runtime.answershape import name_words
 from ctxtool.english.content import content_tokens
+from ctxtool.runtime.answershape import name_words
 from ctxtool.runtime.sqlparts import all_aliases
 
 __all__ = ["group_key_words", "grouped_otherwise", "groups_asked"]

@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ctxtool.english.content import content_tokens
 from ctxtool.identifiers import split_compound
 from ctxtool.runtime.answershape import counted_words, name_words
 from ctxtool.runtime.confidence import VERBATIM_APART
-from ctxtool.english.content import content_tokens
 
 __all__ = ["decided_against", "separate"]
 

@@ -6,9 +6,9 @@ written in a question (:mod:`~ctxtool.runtime.literals`). Re-exported here for t
 from __future__ import annotations
 
 from ctxtool.english.content import content_tokens, operator_spans
-from ctxtool.runtime.literals import NUMBER_WORDS, Literal, find_literals
-from ctxtool.english.tokens import Token, lemma, stem, tokenize
 from ctxtool.english.lexicon import CANONICAL_PHRASES, CANONICAL_WORDS, DIMENSIONS, STOPWORDS
+from ctxtool.english.tokens import Token, lemma, stem, tokenize
+from ctxtool.runtime.literals import NUMBER_WORDS, Literal, find_literals
 
 __all__ = [
     "CANONICAL_PHRASES",

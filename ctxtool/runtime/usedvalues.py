@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ctxtool.runtime.bind import Entity
 from ctxtool.english.content import content_tokens
+from ctxtool.runtime.bind import Entity
 from ctxtool.runtime.literals import NUMBER_WORDS, ORDINAL_WORDS
 
 # a value the question states that nothing uses: another question (a condition would be dropped)...
