@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ctxtool.runtime import Runtime  # noqa: E402
-from ctxtool.runtime.bind import entities_of  # noqa: E402
-from ctxtool.runtime.text import find_literals  # noqa: E402
+from ctxtool.runtime.matching.binding import entities_of  # noqa: E402
+from ctxtool.runtime.question.literals import find_literals  # noqa: E402
 
 DOMAIN = [
     "account",

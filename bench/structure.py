@@ -100,7 +100,7 @@ class Imports(ast.NodeVisitor):
         base = _resolve(self.mod, node, self.is_package)
         names = [a.name for a in node.names]
         if base.startswith("ctxtool"):
-            # ``from ctxtool.runtime import sqlparts`` imports the module ctxtool.runtime.sqlparts
+            # ``from ctxtool.runtime import sqlparts`` imports the module ctxtool.runtime.templates.sqlparts
             for name in names:
                 sub = f"{base}.{name}"
                 target = sub if sub in self.known else self._target(base)

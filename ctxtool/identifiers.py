@@ -2,8 +2,8 @@
 
 Schemas name things in run-together words and abbreviations. Drafting turns them into the words of
 a question (:mod:`ctxtool.draft.names`); the runtime reads them to know what a column holds and what
-a question names (:mod:`ctxtool.runtime.answershape`, :mod:`ctxtool.runtime.rivals`,
-:mod:`ctxtool.runtime.matching`). One splitter serves both, from English word frequencies
+a question names (:mod:`ctxtool.runtime.checks.shape`, :mod:`ctxtool.runtime.decide.rivals`,
+:mod:`ctxtool.runtime.matching.matcher`). One splitter serves both, from English word frequencies
 (``wordninja``), never from a vocabulary of one database.
 """
 

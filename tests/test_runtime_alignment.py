@@ -1,12 +1,12 @@
-"""Alignment (ctxtool.runtime.alignment): question words the template's SQL explains when its
+"""Alignment (ctxtool.runtime.matching.alignment): question words the template's SQL explains when its
 wording does not ("different" of a SELECT DISTINCT, "for each game" of a GROUP BY game, "sorted" of
 an ORDER BY). Our own small templates and a matcher over them, no database."""
 
 from __future__ import annotations
 
-from ctxtool.runtime.alignment import groups_what_is_asked, realign, sql_words
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.matching import Matcher
+from ctxtool.runtime.matching.alignment import groups_what_is_asked, realign, sql_words
+from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.templates.compiled import compile_item
 
 
 def test_the_constructs_explain_their_words():
@@ -51,8 +51,8 @@ def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
 
 
 def test_a_kind_word_after_a_column_word_is_that_column():
-    from ctxtool.runtime.alignment import compound_columns
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.matching.alignment import compound_columns
 
     read = set(content_tokens("phone address"))
     assert compound_columns("What are the address and phone number of the sailors?", {"number"}, read) == {

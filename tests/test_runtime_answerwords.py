@@ -5,11 +5,11 @@ turned wrong answers of drafted sets into declines; our own small templates (sai
 
 from __future__ import annotations
 
-from ctxtool.runtime.answershape import aggregate_unsaid, asked_items, asks_for_two
-from ctxtool.runtime.bind import Entity
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.conditions import inclusive_bound
-from ctxtool.runtime.matching import Candidate
+from ctxtool.runtime.checks.conditions import inclusive_bound
+from ctxtool.runtime.checks.shape import aggregate_unsaid, asked_items, asks_for_two
+from ctxtool.runtime.matching.binding import Entity
+from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.templates.compiled import compile_item
 
 
 def _tpl(sql: str, nl: str = "q", p_nl: str | None = None, p_sql: str | None = None) -> object:
@@ -110,7 +110,7 @@ def test_an_included_bound_against_a_strict_comparison():
 
 
 def test_the_youngest_is_an_end_of_an_age():
-    from ctxtool.runtime.answershape import age_end
+    from ctxtool.runtime.checks.shape import age_end
 
     by_rating = _tpl("SELECT name FROM sailor WHERE rating > 3 ORDER BY rating ASC LIMIT 1")
     assert age_end("Who is the youngest sailor with a rating above 3?", by_rating)
@@ -129,7 +129,7 @@ def test_the_youngest_is_an_end_of_an_age():
 
 
 def test_a_thing_asked_that_the_sql_reads_and_leaves_out():
-    from ctxtool.runtime.answershape import asked_not_returned
+    from ctxtool.runtime.checks.shape import asked_not_returned
 
     names = _tpl("SELECT sailor.first_name, sailor.last_name FROM sailor WHERE sailor.sail_rating < 3")
     q = "Find the first name and rating of the sailors whose rating is below 3."
@@ -143,7 +143,7 @@ def test_a_thing_asked_that_the_sql_reads_and_leaves_out():
 
 
 def test_one_thing_asked_that_the_sql_only_orders_by():
-    from ctxtool.runtime.answershape import asked_not_returned
+    from ctxtool.runtime.checks.shape import asked_not_returned
 
     names = _tpl(
         "SELECT sailor.name FROM race JOIN sailor ON race.sailor_id = sailor.id ORDER BY race.points DESC"
@@ -163,7 +163,7 @@ def test_all_the_information_is_more_than_a_name():
 
 
 def test_an_id_asked_and_a_condition_column_returned_instead():
-    from ctxtool.runtime.answershape import returned_unlisted
+    from ctxtool.runtime.checks.shape import returned_unlisted
 
     q = "Show the id and name of the boat with the maximum length."
     swapped = _tpl("SELECT boat.name, boat.length FROM boat ORDER BY boat.length DESC LIMIT 1")
@@ -178,10 +178,10 @@ def test_an_id_asked_and_a_condition_column_returned_instead():
 
 
 def test_an_id_the_template_names_and_the_question_does_not_ask():
-    from ctxtool.runtime.answershape import unasked_columns
-    from ctxtool.runtime.compiled import compile_item
-    from ctxtool.runtime.matching import Candidate
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.checks.shape import unasked_columns
+    from ctxtool.runtime.matching.matcher import Candidate
+    from ctxtool.runtime.templates.compiled import compile_item
 
     tpl = compile_item(
         "template",
@@ -202,12 +202,12 @@ def test_an_id_the_template_names_and_the_question_does_not_ask():
 
 
 def test_a_word_taken_for_a_value_that_fills_no_slot_still_says_what_is_asked():
-    from ctxtool.runtime.answershape import unasked_columns
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.compiled import compile_item
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.matching import Candidate
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.checks.shape import unasked_columns
+    from ctxtool.runtime.matching.binding import Entity
+    from ctxtool.runtime.matching.matcher import Candidate
+    from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.templates.compiled import compile_item
 
     tpl = compile_item(
         "template",
@@ -233,10 +233,10 @@ def test_a_word_taken_for_a_value_that_fills_no_slot_still_says_what_is_asked():
 
 
 def test_a_column_named_in_one_word_or_with_a_slip_is_asked():
-    from ctxtool.runtime.answershape import unasked_columns
-    from ctxtool.runtime.compiled import compile_item
-    from ctxtool.runtime.matching import Candidate
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.checks.shape import unasked_columns
+    from ctxtool.runtime.matching.matcher import Candidate
+    from ctxtool.runtime.templates.compiled import compile_item
 
     tpl = compile_item(
         "template",
@@ -257,6 +257,6 @@ def test_a_column_named_in_one_word_or_with_a_slip_is_asked():
 
 
 def test_a_list_written_without_its_spaces():
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
 
     assert content_tokens("the first names,last names of sailors") == ["firstnam", "lastnam", "sailor"]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.index import ASKING_WEIGHT, ItemIndex
-from ctxtool.runtime.matching import Matcher
-from ctxtool.runtime.text import content_tokens
+from ctxtool.english.content import content_tokens
+from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.index import ASKING_WEIGHT, ItemIndex
 
 ITEMS = [
     {"nl_query": "Show the genres of all books.", "sql": "SELECT genre FROM book"},

@@ -10,12 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ctxtool.runtime.bind import Entity, bind_slots, entities_of, param_value, split_names, stated_values
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.linking import LinkedValue
-from ctxtool.runtime.matching import Matcher, sql_operators
-from ctxtool.runtime.text import content_tokens, find_literals, operator_spans
-from ctxtool.runtime.usedvalues import stated_by
+from ctxtool.english.content import content_tokens, operator_spans
+from ctxtool.runtime.checks.usedvalues import stated_by
+from ctxtool.runtime.matching.binding import (
+    Entity,
+    bind_slots,
+    entities_of,
+    param_value,
+    split_names,
+    stated_values,
+)
+from ctxtool.runtime.matching.matcher import Matcher, sql_operators
+from ctxtool.runtime.question.linking import LinkedValue
+from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.templates.compiled import compile_item
 
 
 def _template(index: int, question: str, sql: str, pintent: str, psql: str) -> Any:
@@ -338,7 +346,7 @@ def test_the_most_common_is_the_most_counted_and_where_asks_for_a_location():
 
 
 def test_a_word_that_begins_a_run_together_table_name_is_what_the_template_reads():
-    from ctxtool.runtime.schemawords import inside_name
+    from ctxtool.runtime.matching.schemawords import inside_name
 
     assert inside_name("author", {"authorship"})
     assert inside_name("order", {"shop.customer_orders"})
@@ -395,7 +403,7 @@ def test_a_repeated_value_of_a_column_named_without_its_table_fills_the_slot():
 
 
 def test_a_word_that_ends_a_compound_is_that_compound():
-    from ctxtool.runtime.schemawords import compound_parts
+    from ctxtool.runtime.matching.schemawords import compound_parts
 
     towns, hometowns = set(content_tokens("towns")), set(content_tokens("hometowns"))
     assert compound_parts(towns, hometowns) == (towns, hometowns)
@@ -413,7 +421,7 @@ def test_a_word_that_ends_a_compound_is_that_compound():
 
 
 def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
-    from ctxtool.runtime.schemawords import name_of
+    from ctxtool.runtime.matching.schemawords import name_of
 
     assert name_of("List them with the name of the building.") == set(content_tokens("building"))
     assert name_of("What are all the room codes, room names, and room descriptions?") == set()
@@ -658,7 +666,7 @@ def test_what_the_question_calls_a_value_and_compound_column_names():
 
 
 def test_a_value_said_twice_is_one_condition_and_lookalikes_must_be_spelled_alike():
-    from ctxtool.runtime.linking import _spelling_distance
+    from ctxtool.runtime.question.linking import _spelling_distance
 
     q = 'Which pupils are boys (gender "B") in the term "B"?'
     gender = _template(

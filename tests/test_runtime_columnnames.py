@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.columnnames import ColumnNames
-from ctxtool.runtime.matching import COLUMN_NOT_READ as COLUMN_ONE
+from ctxtool.runtime.checks.columnnames import ColumnNames
+from ctxtool.runtime.matching.matcher import COLUMN_NOT_READ as COLUMN_ONE
 from tests.rt_support import offline_runtime
 
 SET = {
@@ -89,9 +89,9 @@ def named():
 
 
 def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None) -> dict:
-    from ctxtool.runtime.bind import entities_of
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.text import find_literals
+    from ctxtool.runtime.matching.binding import entities_of
+    from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.literals import find_literals
 
     lits = find_literals(question)
     links = []

@@ -10,7 +10,7 @@ from ctxtool.conversations.runner import ConversationRunner
 from ctxtool.conversations.store import SQLiteStore
 from ctxtool.conversations.vectors import vectorize_all
 from ctxtool.runtime import AskContext, Runtime
-from ctxtool.runtime.llmsql import history_for_model
+from ctxtool.runtime.llm.prompt import history_for_model
 from tests.fake_llm import reply, tool_call
 from tests.rt_support import RUNTIME_SET
 
@@ -67,7 +67,7 @@ def test_history_drops_orphan_results_and_unanswered_calls():
 
 @pytest.mark.parametrize("position", ["after_main", "before_main"])
 def test_sql_prompt_places_past_events_where_asked(position):
-    from ctxtool.runtime.llmsql import build_messages
+    from ctxtool.runtime.llm.prompt import build_messages
 
     history = [
         {"role": "system", "content": "Past events:\nUser: gold cards", "position": position},

@@ -1,6 +1,6 @@
-"""Two templates that are one query spelled twice are no rival readings (runtime/equivalence.py)."""
+"""Two templates that are one query spelled twice are no rival readings (runtime/templates/equivalence.py)."""
 
-from ctxtool.runtime.equivalence import same_query
+from ctxtool.runtime.templates.equivalence import same_query
 
 
 def test_qualifiers_and_aliases_do_not_make_another_query():

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime import Runtime, sqlparts
+from ctxtool.runtime import Runtime
+from ctxtool.runtime.templates import sqlparts
 from tests.backends import _pg_create, _pg_drop, unique_name
 
 

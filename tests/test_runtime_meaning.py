@@ -11,8 +11,8 @@ import pytest
 from ctxtool.embeddings import minilm
 from ctxtool.embeddings.cache import cached_vectors, content_key
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.verify import operator_agreement
+from ctxtool.runtime.checks.verify import operator_agreement
+from ctxtool.runtime.templates.compiled import compile_item
 
 pytestmark = pytest.mark.skipif(not minilm.available(), reason="the sentence encoder is not installed")
 
@@ -141,8 +141,8 @@ def test_compiled_template_reads_columns_and_grouping():
 
 
 def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
-    from ctxtool.runtime.bind import Entity, bind_slots
-    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.matching.binding import Entity, bind_slots
+    from ctxtool.runtime.question.linking import LinkedValue
 
     data = {
         "templates": [
@@ -174,8 +174,8 @@ def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
 
 
 def test_a_code_never_fills_a_slot_of_names():
-    from ctxtool.runtime.bind import Entity, compatibility
-    from ctxtool.runtime.compiled import Slot
+    from ctxtool.runtime.matching.binding import Entity, compatibility
+    from ctxtool.runtime.templates.compiled import Slot
 
     city = Slot("1", "text", "city", None, "Porto")
     assert compatibility(Entity("quoted", "Lisbon", 0, 6, "Lisbon"), city) > 0
@@ -257,9 +257,9 @@ def test_without_the_encoder_words_match_and_each_answer_says_so(monkeypatch):
 
 def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared_with():
     from ctxtool.parameterize import parameterize_set
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.matching.binding import Entity
     from ctxtool.runtime.plan import ambiguity, own_reading
+    from ctxtool.runtime.question.linking import LinkedValue
 
     data = {
         "templates": [

@@ -8,10 +8,10 @@ import pytest
 
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.answershape import counted_rows_of, counted_thing, counted_words
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.matching import Candidate, order_key_words
-from ctxtool.runtime.rivals import decided_against
+from ctxtool.runtime.checks.shape import counted_rows_of, counted_thing, counted_words
+from ctxtool.runtime.decide.rivals import decided_against
+from ctxtool.runtime.matching.matcher import Candidate, order_key_words
+from ctxtool.runtime.templates.compiled import compile_item
 from tests.rt_support import offline_runtime
 
 SORTS_OTHER = "the question sorts by another column than the template"

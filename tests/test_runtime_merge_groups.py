@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.answershape import counted_head
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.grounding import counted_measures
-from ctxtool.runtime.pergroup import group_key_words, grouped_otherwise, groups_asked
+from ctxtool.runtime.checks.grounding import counted_measures
+from ctxtool.runtime.checks.grouping import group_key_words, grouped_otherwise, groups_asked
+from ctxtool.runtime.checks.shape import counted_head
+from ctxtool.runtime.templates.compiled import compile_item
 
 
 def _words(text: str) -> frozenset[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.pergroup import groups_asked
+from ctxtool.runtime.checks.grouping import groups_asked
 from tests.rt_support import offline_runtime
 
 SHOP = ({"shop"}, {"shop"})

@@ -1,4 +1,4 @@
-"""Rewording (ctxtool.runtime.rewording): question words that say the template's words in other
+"""Rewording (ctxtool.runtime.matching.rewording): question words that say the template's words in other
 words (a relation verb of the question's own, a misspelling, a short form) and the template's own
 relation verbs. Our own small templates and a matcher over them, no database."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.matching import Matcher
-from ctxtool.runtime.rewording import _edits1, is_verb, reword
+from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.matching.rewording import _edits1, is_verb, reword
+from ctxtool.runtime.templates.compiled import compile_item
 
 
 def test_verbs_are_told_from_nouns():
@@ -17,7 +17,7 @@ def test_verbs_are_told_from_nouns():
 
 
 def test_a_word_after_a_relative_pronoun_is_a_verb():
-    from ctxtool.runtime.rewording import _verb_in
+    from ctxtool.runtime.matching.rewording import _verb_in
 
     assert not is_verb("hold") and _verb_in("hold", "the sailors who hold a licence")
     assert _verb_in("sail", "the boats that sail to Oslo") and not _verb_in("hold", "the hold of the boat")
@@ -90,7 +90,7 @@ def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
 
 
 def test_a_longer_form_is_no_word_of_the_same_stem():
-    from ctxtool.runtime.rewording import _pairs
+    from ctxtool.runtime.matching.rewording import _pairs
 
     assert _pairs({"info"}, {"information"}, {}, {}, set()) == ({"info"}, {"information"})
     assert _pairs({"member"}, {"membership"}, {}, {}, set()) == (set(), set())
@@ -102,7 +102,7 @@ def test_a_longer_form_is_no_word_of_the_same_stem():
 
 
 def test_an_english_synonym_unless_the_schema_names_the_question_word():
-    from ctxtool.runtime.rewording import _pairs
+    from ctxtool.runtime.matching.rewording import _pairs
 
     assert _pairs({"film"}, {"movi"}, {"film": "films"}, {"movi": "movies"}, set()) == ({"film"}, {"movi"})
     # a database with a film table and a movie table: the question's films are that table's
@@ -113,8 +113,8 @@ LIKE_SQL = "SELECT name FROM boat WHERE name LIKE '%' || $1 || '%'"
 
 
 def _like(question: str, nl: str):
-    from ctxtool.runtime.bind import entities_of
-    from ctxtool.runtime.text import find_literals
+    from ctxtool.runtime.matching.binding import entities_of
+    from ctxtool.runtime.question.literals import find_literals
 
     tpl = compile_item("template", 0, {"nl_query": nl, "sql": LIKE_SQL}, "postgres")
     matcher = Matcher([tpl], [], semantic=None)
@@ -140,7 +140,7 @@ def test_the_template_words_of_a_like_are_asked_when_the_question_says_none():
 
 
 def test_the_verb_a_wording_begins_with_is_an_instruction():
-    from ctxtool.runtime.rewording import _imperatives
+    from ctxtool.runtime.matching.rewording import _imperatives
 
     assert _imperatives("Report the names of all sailors. Compute their number.") == {"report", "comput"}
     assert _imperatives("What is the name of the sailor?") == frozenset()
@@ -154,9 +154,9 @@ def test_the_verb_a_wording_begins_with_is_an_instruction():
 
 
 def test_a_value_found_for_the_instruction_is_no_value():
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.rewording import instruction_values
+    from ctxtool.runtime.matching.binding import Entity
+    from ctxtool.runtime.matching.rewording import instruction_values
+    from ctxtool.runtime.question.linking import LinkedValue
 
     q = "How many sailors are there? Report the number."
     start = q.index("Report")
@@ -177,7 +177,7 @@ def test_a_value_found_for_the_instruction_is_no_value():
 
 def test_a_relation_read_the_other_way_is_no_rewording():
     """The things both sides name in another order: the verb one side says reverses the relation."""
-    from ctxtool.runtime.rewording import _reversed
+    from ctxtool.runtime.matching.rewording import _reversed
 
     schema = {"shelf", "book"}
     assert _reversed(["shelf", "__max", "book"], ["book", "belong", "__max", "shelf"], schema)
@@ -186,8 +186,8 @@ def test_a_relation_read_the_other_way_is_no_rewording():
 
 
 def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
-    from ctxtool.runtime.rewording import said_ends
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.matching.rewording import said_ends
 
     def ends(question: str, sql: str) -> set[str]:
         return said_ends(content_tokens(question), sql)[0]
@@ -204,10 +204,10 @@ def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
 
 
 def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.matching import Candidate
-    from ctxtool.runtime.rewording import instruction_values
+    from ctxtool.runtime.matching.binding import Entity
+    from ctxtool.runtime.matching.matcher import Candidate
+    from ctxtool.runtime.matching.rewording import instruction_values
+    from ctxtool.runtime.question.linking import LinkedValue
 
     tpl = compile_item(
         "template",
@@ -234,7 +234,7 @@ def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
 
 
 def test_a_number_the_template_compares_with_as_written_is_used():
-    from ctxtool.runtime.rewording import sql_constants
+    from ctxtool.runtime.matching.rewording import sql_constants
 
     sql = "SELECT name FROM t GROUP BY name HAVING count(*) >= 2 AND max(x) < 1.5 AND note = '7' ORDER BY name LIMIT 3"
     assert sql_constants(sql) == {2.0, 1.5}  # no quoted text, no LIMIT
@@ -242,10 +242,10 @@ def test_a_number_the_template_compares_with_as_written_is_used():
 
 
 def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.literals import Literal
-    from ctxtool.runtime.matching import Candidate
-    from ctxtool.runtime.rewording import instruction_values
+    from ctxtool.runtime.matching.binding import Entity
+    from ctxtool.runtime.matching.matcher import Candidate
+    from ctxtool.runtime.matching.rewording import instruction_values
+    from ctxtool.runtime.question.literals import Literal
 
     tpl = compile_item(
         "template",
@@ -406,8 +406,8 @@ def test_two_words_the_wording_runs_together():
     ],
 )
 def test_different_of_a_count_of_distinct_things(question, sql, said):
-    from ctxtool.runtime.rewording import sql_said_ops
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.matching.rewording import sql_said_ops
 
     tpl = compile_item("template", 0, {"nl_query": "How many are there?", "sql": sql}, "postgres")
     q_tokens = set(content_tokens(question))

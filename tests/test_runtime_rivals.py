@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.confidence import confident, lead
-from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.rivals import decided_against, separate
+from ctxtool.runtime.decide.confidence import confident, lead
+from ctxtool.runtime.decide.rivals import decided_against, separate
+from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.templates.compiled import compile_item
 
 
 def _cand(i: int, sql: str, score: float = 0.9) -> Candidate:
@@ -68,7 +68,7 @@ def test_a_rival_the_question_decides_against_does_not_hold_back_the_best():
 
 def test_a_tie_with_a_rival_the_question_decides_against_is_not_asked_back():
     from ctxtool.runtime.answer import Answer
-    from ctxtool.runtime.decide import choose
+    from ctxtool.runtime.decide.decide import choose
 
     question = "List the widgets in descending order of price."
     best = _cand(0, "SELECT name FROM widget ORDER BY price DESC", 1.0)
@@ -130,7 +130,7 @@ def test_what_the_question_cannot_decide_keeps_the_rival():
 
 
 def test_telling_rivals_apart_never_earns_the_credit_of_a_clear_lead():
-    from ctxtool.runtime.confidence import CLEAR_LEAD, LEAD_CREDIT
+    from ctxtool.runtime.decide.confidence import CLEAR_LEAD, LEAD_CREDIT
 
     low = 0.7 - LEAD_CREDIT + 0.01
     best = _cand(0, "SELECT DISTINCT name FROM widget", low)

@@ -1,4 +1,4 @@
-"""The verification of a candidate's SQL against the question (ctxtool.runtime.sqlverify): each check
+"""The verification of a candidate's SQL against the question (ctxtool.runtime.checks.sqlverify): each check
 turns a wrong answer the Spider train kit gave into "no answer", and leaves the right reading of the
 same template answered. Our own small database (customers, staff, rooms, wines, climbers...) with the
 shapes those wrong answers had: a COUNT(DISTINCT) of another thing, a superlative whose direction
@@ -9,17 +9,17 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.bind import Entity, own_table_value
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.conditions import _read_alike
-from ctxtool.runtime.linking import LinkedValue
-from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.sqlverify import (
+from ctxtool.runtime.checks.conditions import _read_alike
+from ctxtool.runtime.checks.sqlverify import (
     both_values_one_slot,
     counted_words,
     name_words,
     reverse_pairs,
 )
+from ctxtool.runtime.matching.binding import Entity, own_table_value
+from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.question.linking import LinkedValue
+from ctxtool.runtime.templates.compiled import compile_item
 from tests.backends import _pg_create, _pg_drop, unique_name
 
 SCHEMA = """
@@ -352,7 +352,7 @@ def test_reverse_templates_are_told_apart_by_the_encoder():
 
 
 def test_a_word_and_its_prefixed_opposite():
-    from ctxtool.runtime.conditions import prefixed_opposite
+    from ctxtool.runtime.checks.conditions import prefixed_opposite
 
     t = "Find all the female members of club $1."
     assert prefixed_opposite("Find all the male members of club X.", t)

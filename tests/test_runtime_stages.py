@@ -8,12 +8,12 @@ import pytest
 
 from ctxtool.errors import InputError
 from ctxtool.runtime.answer import Answer, TemplateUse
-from ctxtool.runtime.bind import Entity
-from ctxtool.runtime.confidence import confident
-from ctxtool.runtime.decide import ask_back, choose
+from ctxtool.runtime.decide.confidence import confident
+from ctxtool.runtime.decide.decide import ask_back, choose
+from ctxtool.runtime.decide.previous import previous_candidate
 from ctxtool.runtime.execute import rows_text, run
-from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.previous import previous_candidate
+from ctxtool.runtime.matching.binding import Entity
+from ctxtool.runtime.matching.matcher import Candidate
 from tests.rt_support import offline_runtime
 
 SET = {

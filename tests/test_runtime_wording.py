@@ -11,10 +11,11 @@ import json
 
 import pytest
 
-from ctxtool.runtime.bind import Entity
-from ctxtool.runtime.linking import LinkedValue
-from ctxtool.runtime.matching import UNUSED_LOOKALIKE, UNUSED_VALUE, unused_weight
-from ctxtool.runtime.text import content_tokens, lemma
+from ctxtool.english.content import content_tokens
+from ctxtool.english.tokens import lemma
+from ctxtool.runtime.matching.binding import Entity
+from ctxtool.runtime.matching.matcher import UNUSED_LOOKALIKE, UNUSED_VALUE, unused_weight
+from ctxtool.runtime.question.linking import LinkedValue
 from tests.backends import _pg_create, _pg_drop, unique_name
 
 
@@ -138,8 +139,8 @@ def test_function_words_are_not_content():
 
 
 def test_the_columns_a_template_returns_explain_the_words_that_ask_for_them():
-    from ctxtool.runtime.compiled import compile_item
-    from ctxtool.runtime.matching import Matcher
+    from ctxtool.runtime.matching.matcher import Matcher
+    from ctxtool.runtime.templates.compiled import compile_item
 
     items = [
         {"nl_query": "List all the stores in the mall.", "sql": "SELECT store_name FROM store"},

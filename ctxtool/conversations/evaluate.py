@@ -46,7 +46,7 @@ def normalize_rows(rows: Any, ordered: bool) -> Any:
 
 
 def _is_ordered(sql: str, dialect: str) -> bool:
-    from ctxtool.runtime import sqlparts
+    from ctxtool.runtime.templates import sqlparts
 
     try:
         tree = sqlparts.parse(sql, dialect)

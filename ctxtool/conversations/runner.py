@@ -236,9 +236,10 @@ class ConversationRunner:
         it names ("city" of "the city Leeds") do not count."""
         if intent.kinds != ["filter"] or intent.add_filter or not intent.filter_text:
             return {}
-        from ctxtool.runtime import sqlparts
-        from ctxtool.runtime.matching import table_words
-        from ctxtool.runtime.text import content_tokens, tokenize
+        from ctxtool.english.content import content_tokens
+        from ctxtool.english.tokens import tokenize
+        from ctxtool.runtime.matching.matcher import table_words
+        from ctxtool.runtime.templates import sqlparts
 
         st = previous.state or {}
         try:
@@ -310,9 +311,9 @@ class ConversationRunner:
     def _reworded(self, turns: Sequence[Turn], word: str) -> str | None:
         """The question the conversation's latest template answer came from, with the word naming
         its entity replaced by ``word`` (None when that is not one clear word)."""
-        from ctxtool.runtime import sqlparts
-        from ctxtool.runtime.matching import table_words
-        from ctxtool.runtime.text import content_tokens
+        from ctxtool.english.content import content_tokens
+        from ctxtool.runtime.matching.matcher import table_words
+        from ctxtool.runtime.templates import sqlparts
 
         turn = next(
             (
@@ -359,7 +360,7 @@ class ConversationRunner:
 
     def _own_question(self, question: str, intent: Intent, previous: Turn) -> str | None:
         """Why ``question`` stands on its own after ``previous`` (see :func:`.standalone.stands_alone`)."""
-        from ctxtool.runtime.text import content_tokens
+        from ctxtool.english.content import content_tokens
 
         st = previous.state or {}
         matcher = getattr(self.runtime, "matcher", None)
@@ -456,7 +457,7 @@ class ConversationRunner:
 
     def _link(self, text: str, state: dict[str, Any]) -> list[LinkedFilter]:
         """Values a filter follow-up names: linked through the set's value searches, and years."""
-        from ctxtool.runtime.text import find_literals
+        from ctxtool.runtime.question.literals import find_literals
 
         literals = find_literals(text)
         out: list[LinkedFilter] = []
@@ -479,7 +480,7 @@ class ConversationRunner:
 
     def _previous_year(self, state: dict[str, Any]) -> int | None:
         """The year the previous query filtered on (a parameter compared with a year of a date)."""
-        from ctxtool.runtime import sqlparts
+        from ctxtool.runtime.templates import sqlparts
 
         dialect = state.get("dialect") or self.runtime.dialect
         params = list(state.get("params") or [])
@@ -494,7 +495,7 @@ class ConversationRunner:
     def _year_column(self, state: dict[str, Any]) -> str | None:
         """The date column a bare year in a follow-up filters on: the one the previous query compares
         a year with, else the date column of its main table."""
-        from ctxtool.runtime import sqlparts
+        from ctxtool.runtime.templates import sqlparts
 
         dialect = state.get("dialect") or self.runtime.dialect
         for slot in sqlparts.slot_columns(state["sql"], dialect).values():
@@ -517,7 +518,7 @@ class ConversationRunner:
     def _facets(self, text: str) -> list[tuple[str, list[Any], str]]:
         """The facet without parameters whose distinctive words the follow-up states best ("only
         women", "for orders not yet paid"): at least half of them, and no other facet as close."""
-        from ctxtool.runtime.text import content_tokens
+        from ctxtool.english.content import content_tokens
 
         q = set(content_tokens(text))
         scored = []

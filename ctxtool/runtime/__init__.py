@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ctxtool.runtime.answer import ACTIONS, Answer, FacetApplied, TemplateUse
 from ctxtool.runtime.core import AskContext, ModelRequired, Runtime
-from ctxtool.runtime.linking import LinkedValue
+from ctxtool.runtime.question.linking import LinkedValue
 
 __all__ = [
     "ACTIONS",

@@ -16,27 +16,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.dialects import normalize, positional_style
+from ctxtool.english.content import content_tokens
+from ctxtool.english.tokens import tokenize
 from ctxtool.errors import CtxtoolError, InputError
-from ctxtool.runtime import modelsql
 from ctxtool.runtime.answer import ACTIONS, Answer
-from ctxtool.runtime.bind import Entity, entities_of
-from ctxtool.runtime.compiled import Compiled, compile_item
-from ctxtool.runtime.confidence import confident
-from ctxtool.runtime.decide import ask_back, choose
+from ctxtool.runtime.checks.sqlverify import review
+from ctxtool.runtime.decide.confidence import confident
+from ctxtool.runtime.decide.decide import ask_back, choose
+from ctxtool.runtime.decide.previous import previous_candidate
 from ctxtool.runtime.execute import rows_text
 from ctxtool.runtime.execute import run as execute_stage
-from ctxtool.runtime.linking import ValueLinker
-from ctxtool.runtime.matching import Candidate, Matcher
-from ctxtool.runtime.modelsql import ModelRequired
+from ctxtool.runtime.llm import model as modelsql
+from ctxtool.runtime.llm.model import ModelRequired
+from ctxtool.runtime.matching.binding import Entity, entities_of
+from ctxtool.runtime.matching.matcher import Candidate, Matcher
 from ctxtool.runtime.plan import Plan, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
-from ctxtool.runtime.previous import previous_candidate
-from ctxtool.runtime.spelling import Speller
-from ctxtool.runtime.sqlverify import review
-from ctxtool.runtime.text import content_tokens, find_literals, tokenize
+from ctxtool.runtime.question.linking import ValueLinker
+from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.question.spelling import Speller
+from ctxtool.runtime.templates.compiled import Compiled, compile_item
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence
-CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.confidence)
+CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.decide.confidence)
 DEFAULT_SUGGEST = 0.35
 
 
@@ -116,7 +118,7 @@ class Runtime:
                 f"{self.ref}: the set is written for {set_dialect} placeholders but the database speaks "
                 f"{self.dialect}; use the set written for this engine"
             )
-        from ctxtool.runtime.confidence import confidence_mode
+        from ctxtool.runtime.decide.confidence import confidence_mode
 
         self.confidence = confidence_mode(confidence)
         calibrated = self.confidence == "calibrated"
@@ -140,7 +142,7 @@ class Runtime:
             for i, f in enumerate(self.data.get("facets") or [])
             if isinstance(f, dict)
         ]
-        from ctxtool.runtime.candidates import semantic_index
+        from ctxtool.runtime.templates.semantic import semantic_index
 
         semantic, self._matcher_warning = semantic_index(self.templates, matcher)
         self.matcher = Matcher(self.templates, self.facets, semantic=semantic, calibrated=calibrated)

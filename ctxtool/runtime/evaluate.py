@@ -97,7 +97,7 @@ def results_match(gold: list[Any], pred: list[Any], ordered: bool) -> bool:
 def golden_orders(sql: str, dialect: str) -> bool:
     """Whether the golden SQL's outermost query orders its rows."""
     try:
-        from ctxtool.runtime.sqlparts import parse
+        from ctxtool.runtime.templates.sqlparts import parse
 
         tree = parse(sql, dialect)
     except CtxtoolError:

@@ -9,11 +9,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ctxtool.placeholders import find_text_placeholders
-from ctxtool.runtime import sqlparts
 from ctxtool.runtime.answer import FacetApplied, TemplateUse, jsonable
-from ctxtool.runtime.bind import Entity, _on_slot_column, compatibility, own_column_reading, param_value
-from ctxtool.runtime.compiled import Compiled, Slot
-from ctxtool.runtime.matching import Candidate
+from ctxtool.runtime.matching.binding import (
+    Entity,
+    _on_slot_column,
+    compatibility,
+    own_column_reading,
+    param_value,
+)
+from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.templates import sqlparts
+from ctxtool.runtime.templates.compiled import Compiled, Slot
 
 
 @dataclass

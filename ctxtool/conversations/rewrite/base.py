@@ -51,7 +51,7 @@ class QueryRewriter:
     """The previous query as a sqlglot tree with its parameters kept as sentinels."""
 
     def __init__(self, sql: str, params: Sequence[Any], dialect: str, schema: Schema | None = None) -> None:
-        from ctxtool.runtime import sqlparts
+        from ctxtool.runtime.templates import sqlparts
 
         self._sp = sqlparts
         self.dialect = normalize(dialect)

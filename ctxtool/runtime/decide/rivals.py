@@ -1,0 +1,168 @@
+"""What the question decides between near-duplicate templates.
+
+Two templates of a set are often one query apart in a single point: DISTINCT or not, one order
+direction or the other, ``<`` or ``>``, UNION or INTERSECT, a sum or an average, what is counted,
+one column returned or another. Their wordings then score alike, and the best one does not lead by
+enough to answer (``confidence.py``). When the question itself settles that point for the best
+candidate ("the unique names" and only the best one is DISTINCT; "in descending order" and only the
+best one sorts descending; "the dates the parcels were shipped" and only the best one returns a
+``date_shipped`` column), the other one is no rival reading of the question: it answers another
+question. Measured on the Spider train kit (``bench/spider.py``): +15 covered questions, odd and
+even databases alike, no wrong answer more (the commits' messages give each rule's share).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ctxtool.english.content import content_tokens
+from ctxtool.identifiers import split_compound
+from ctxtool.runtime.checks.shape import counted_words, name_words
+from ctxtool.runtime.decide.confidence import VERBATIM_APART
+
+__all__ = ["decided_against", "separate"]
+
+TIE = 0.02  # two candidates this close are a tie (as ctxtool.runtime.decide.decide asks back)
+_STRING = re.compile(r"'(?:[^']|'')*'")
+_LT = re.compile(r"<(?![>=])|<=")
+_GT = re.compile(r"(?<![<-])>(?!=)|>=")
+# comparison words of the question, as content tokens, by the end they point to
+# ("younger" and "older" read as the age itself: not here)
+_SMALLER = frozenset(content_tokens("less fewer smaller lower shorter cheaper earlier below")) | {
+    "__lt",
+    "__lte",
+}
+_LARGER = frozenset(content_tokens("more greater larger bigger higher longer later above")) | {
+    "__gt",
+    "__gte",
+}
+_OR = re.compile(r"\bor\b", re.I)
+_AGGREGATES = {op: re.compile(rf"\b{op[2:]}\s*\(", re.I) for op in ("__sum", "__avg")}
+# words every thing has: a question naming one does not say which of two columns it wants
+_GENERIC = frozenset(content_tokens("name id"))
+
+
+def _bare(sql: str) -> str:
+    return _STRING.sub("''", sql).upper()
+
+
+def _returned(tpl: Any) -> set[str]:
+    """The words of the columns the template returns as they are (not its keys: ``widget_id``
+    names the widgets, not a thing returned of them)."""
+    out: set[str] = set()
+    for c in tpl.reads.projected:
+        words = name_words(c)
+        if words and words[-1] != "id":
+            out.update(words)
+            # a run-together name (``widgettype``) is named by its words ("widget types")
+            column = c.rpartition(".")[2]
+            out.update(t for w in split_compound(column) for t in content_tokens(w))
+    return out
+
+
+_TALLY = re.compile(r"\b(?:count|sum)\s*\(\s*(?:distinct\s+)?([\w.\"]+|\*)\s*\)", re.I)
+
+
+def _tallied(tpl: Any) -> set[str]:
+    """The words of what the query's first count or sum adds up: its column, or for ``COUNT(*)``
+    the words of its one table (empty when it adds up nothing or reads several tables)."""
+    m = _TALLY.search(tpl.sql)
+    if m is None:
+        return set()
+    if m.group(1) != "*":
+        return set(name_words(m.group(1).strip('"'))) - _GENERIC
+    return set(name_words(next(iter(tpl.tables)))) if len(tpl.tables) == 1 else set()
+
+
+_ROWS = re.compile(r"\bCOUNT\s*\(\s*\*\s*\)")
+_ORDER_BY = re.compile(r"\bORDER\s+BY\s+(.+?)(?:\bLIMIT\b|\bOFFSET\b|$)", re.S)
+
+
+def _sorted_as_said(sql: str) -> bool:
+    """Whether the query sorts by one key, so that the direction the question says is all there is
+    to its order ("in order of the last name" is not ``ORDER BY first_name, last_name``)."""
+    m = _ORDER_BY.search(sql)
+    return m is None or "," not in m.group(1)
+
+
+def _direction(sql: str) -> str | None:
+    """``<`` or ``>`` when every comparison of the query points one way."""
+    lt, gt = bool(_LT.search(sql)), bool(_GT.search(sql))
+    return "<" if lt and not gt else ">" if gt and not lt else None
+
+
+def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> str | None:
+    """How the question tells ``rival``'s template from ``best``'s, for ``best`` (None: it does not)."""
+    a, b = best.template, rival.template
+    sa, sb = _bare(a.sql), _bare(b.sql)
+    # (a count of a table's rows counts distinct things too)
+    if (
+        "__distinct" in q_set
+        and "DISTINCT" in sa
+        and "DISTINCT" not in sb
+        and not b.reads.grouped
+        and not _ROWS.search(sb)
+    ):
+        return "the question asks for distinct values"
+    wanted = "desc" if "__desc" in q_set else "asc" if "__asc" in q_set else None
+    if wanted and a.reads.order == wanted and b.reads.order not in (None, wanted) and _sorted_as_said(sa):
+        return f"the question asks for the {wanted}ending order"
+    said = ("<" if q_set & _SMALLER else "") + (">" if q_set & _LARGER else "")
+    if len(said) == 1 and _direction(sa) == said and _direction(sb) not in (None, said):
+        return "the question compares the other way"
+    if "__both" in q_set and "INTERSECT" in sa and "UNION" in sb and "INTERSECT" not in sb:
+        return "the question asks for both"
+    if (
+        "__both" not in q_set
+        and _OR.search(question)
+        and "UNION" in sa
+        and "INTERSECT" in sb
+        and "UNION" not in sb
+    ):
+        return "the question asks for either"
+    for op, call in _AGGREGATES.items():  # "the total size" is no average, "the mean age" no total
+        if op in q_set and call.search(sa) and not call.search(sb):
+            return f"the question asks for the {op[2:]}"
+    asked = counted_words(question)
+    if asked:
+        ta, tb = _tallied(a), _tallied(b)
+        if ta & asked and tb and not tb & asked:
+            return "the question counts what it adds up"
+    # (a column a value is compared with names the condition, not what the best returns: "with
+    # 'white' as their color description"; nor one the rival sorts by: "the name of the tallest";
+    # whatever the rival returns that the question says counts; aggregates are decided above)
+    if a.reads.value_only or b.reads.value_only:
+        return None
+    compared = {t for s in (*a.slots, *b.slots) if s.column for t in name_words(s.column)}
+    ra, rb = _returned(a) - compared, _returned(b)
+    m = _ORDER_BY.search(sb)
+    sorted_by = {t for k in (m.group(1).split(",") if m else []) for t in name_words(k.split()[0].lower())}
+    if (q_set & ra) - rb - sorted_by - _GENERIC and not (q_set & rb) - ra:
+        return "the question names what it returns"
+    return None
+
+
+def separate(question: str, q_set: set[str], cands: list[Any]) -> None:
+    """Mark on the best candidate the templates the question tells apart from it (``apart``): they
+    are no rival readings for the lead and the ties of :mod:`ctxtool.runtime.decide.confidence`. A
+    candidate tied with the best that the question decides for comes first."""
+    if len(cands) < 2:
+        return
+    best = cands[0]
+    # a tie the question decides for another candidate: that one is the best (the tie would ask back)
+    for i, c in enumerate(cands[1:], 1):
+        if c.score < best.score - TIE:
+            break
+        if c.similarity <= best.similarity - VERBATIM_APART:
+            continue  # the encoder reads it far from the question: no tie the words can break
+        if decided_against(question, q_set, c, best) and not decided_against(question, q_set, best, c):
+            c.score = max(c.score, best.score)
+            cands.insert(0, cands.pop(i))
+            best = c
+            break
+    best.apart = {
+        c.template.index
+        for c in cands[1:]
+        if c.template.index != best.template.index and decided_against(question, q_set, best, c)
+    }
