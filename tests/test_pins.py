@@ -5,13 +5,15 @@ commit (``.venv/bin/python bench/pins.py record --part offline``)."""
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-import pins  # noqa: E402
+# bench/ is no package and must not go on sys.path (its mcp.py would shadow the MCP SDK)
+_SPEC = importlib.util.spec_from_file_location(
+    "pins", Path(__file__).resolve().parent.parent / "bench" / "pins.py"
+)
+pins = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(pins)
 
 
 def test_offline_answers_are_as_pinned():
