@@ -6,23 +6,25 @@ from __future__ import annotations
 
 from ctxtool.runtime.matching.alignment import groups_what_is_asked, realign, sql_words
 from ctxtool.runtime.matching.matcher import Matcher
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
 
 
 def test_the_constructs_explain_their_words():
-    assert sql_words("the different rigs", "SELECT DISTINCT rig FROM boat") == {"__distinct"}
+    assert sql_words("the different rigs", facts_of("SELECT DISTINCT rig FROM boat")) == {"__distinct"}
     # a COUNT(DISTINCT x) counts one column's values: what it counts is another check's business
-    assert sql_words("the number of different rigs", "SELECT count(DISTINCT rig) FROM boat") == set()
-    assert "__order" in sql_words("boats sorted by length", "SELECT name FROM boat ORDER BY length")
+    assert (
+        sql_words("the number of different rigs", facts_of("SELECT count(DISTINCT rig) FROM boat")) == set()
+    )
+    assert "__order" in sql_words("boats sorted by length", facts_of("SELECT name FROM boat ORDER BY length"))
 
 
 def test_each_is_explained_by_a_grouping_of_what_it_names():
     sql = "SELECT T1.club, count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner GROUP BY T1.club"
-    assert groups_what_is_asked("How many boats for each club?", sql)
-    assert not groups_what_is_asked("How many clubs for each boat?", sql)
+    assert groups_what_is_asked("How many boats for each club?", facts_of(sql))
+    assert not groups_what_is_asked("How many clubs for each boat?", facts_of(sql))
     # the table's words of an aliased column: GROUP BY T2.id of table boat groups boats
     sql = "SELECT T2.id, count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner GROUP BY T2.id"
-    assert groups_what_is_asked("How many sailors per boat?", sql)
+    assert groups_what_is_asked("How many sailors per boat?", facts_of(sql))
 
 
 def _matcher_and_candidate(question: str, sql: str, nl: str):

@@ -20,10 +20,10 @@ from ctxtool.runtime.matching.binding import (
     split_names,
     stated_values,
 )
-from ctxtool.runtime.matching.matcher import Matcher, sql_operators
+from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.question.linking import LinkedValue
 from ctxtool.runtime.question.literals import find_literals
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
 
 
 def _template(index: int, question: str, sql: str, pintent: str, psql: str) -> Any:
@@ -268,9 +268,9 @@ def test_the_words_that_build_a_question():
 
 
 def test_what_the_sql_computes_agrees_with_the_question_but_is_never_required():
-    assert sql_operators("SELECT count(DISTINCT room) FROM lesson") == {"__count", "__distinct"}
-    assert sql_operators("SELECT name FROM t ORDER BY size DESC LIMIT 1") == {"__max", "__order"}
-    assert "__not" in sql_operators("SELECT id FROM t EXCEPT SELECT id FROM u")
+    assert facts_of("SELECT count(DISTINCT room) FROM lesson").operators == {"__count", "__distinct"}
+    assert facts_of("SELECT name FROM t ORDER BY size DESC LIMIT 1").operators == {"__max", "__order"}
+    assert "__not" in facts_of("SELECT id FROM t EXCEPT SELECT id FROM u").operators
     free = _template(
         0,
         "Which rooms are free?",

@@ -5,10 +5,14 @@ question asks for something the SQL does not compute). Our own small templates, 
 from __future__ import annotations
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.checks.grounding import grounded_operators, grounded_ops, sql_realizes
+from ctxtool.runtime.checks.grounding import grounded_operators, grounded_ops
 from ctxtool.runtime.checks.verify import operator_agreement
 from ctxtool.runtime.matching.matcher import Candidate
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
+
+
+def sql_realizes(sql: str) -> frozenset[str]:
+    return facts_of(sql).realizes
 
 
 def ops(text: str) -> set[str]:
@@ -123,21 +127,17 @@ def test_a_measure_word_that_names_a_column():
     q = "What is the phone number of the sailors of club X?"
     # the words alone may already read no count here (english/content.py); the SQL decides either way
     q_ops = ops(q) | {"__count"}
-    assert _named_measures(q, sql, q_ops, sql_realizes(sql)) == {"__count"}
+    assert _named_measures(q, facts_of(sql), q_ops) == {"__count"}
     # a count asked besides, or a phone the SQL does not read: a count it is
     q2 = "What is the phone number and the number of boats of sailors?"
-    assert _named_measures(q2, sql, ops(q2), sql_realizes(sql)) == set()
-    assert (
-        _named_measures(q, "SELECT name FROM sailor", q_ops, sql_realizes("SELECT name FROM sailor")) == set()
-    )
+    assert _named_measures(q2, facts_of(sql), ops(q2)) == set()
+    assert _named_measures(q, facts_of("SELECT name FROM sailor"), q_ops) == set()
     # "the total number of" is the count; "the total sails" is a column when the SQL sums nothing
     q3 = "What is the total number of boats?"
-    assert "__sum" in _named_measures(
-        q3, "SELECT count(*) FROM boat", ops(q3) | {"__sum"}, frozenset({"__count"})
-    )
+    assert "__sum" in _named_measures(q3, facts_of("SELECT count(*) FROM boat"), ops(q3) | {"__sum"})
     q4 = "What is the total sails of each boat?"
     sql4 = "SELECT name, total_sails FROM boat"
-    assert _named_measures(q4, sql4, ops(q4) | {"__sum"}, sql_realizes(sql4)) == {"__sum"}
+    assert _named_measures(q4, facts_of(sql4), ops(q4) | {"__sum"}) == {"__sum"}
 
 
 def test_not_only_but_also_says_both():

@@ -137,7 +137,7 @@ def test_operator_agreement_by_axis():
 
 def test_compiled_template_reads_columns_and_grouping():
     t = compile_item("template", 0, SET["templates"][0], "postgres")
-    assert t.reads.grouped and "hometown" in t.reads.columns and "hometown" in t.column_words
+    assert t.facts.grouped and "hometown" in t.facts.columns and "hometown" in t.column_words
 
 
 def test_disambiguation_offers_distinct_readings_on_the_templates_tables():

@@ -8,10 +8,10 @@ import pytest
 
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.checks.shape import counted_rows_of, counted_thing, counted_words
+from ctxtool.runtime.checks.shape import counted_thing, counted_words
 from ctxtool.runtime.decide.rivals import decided_against
 from ctxtool.runtime.matching.matcher import Candidate, order_key_words
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
 from tests.rt_support import offline_runtime
 
 SORTS_OTHER = "the question sorts by another column than the template"
@@ -131,11 +131,13 @@ def test_a_run_together_column_is_named_by_its_words():
 
 
 def test_counted_rows_of_a_bare_count_is_its_tables_head_noun():
-    assert counted_rows_of("SELECT COUNT(*) FROM widget_parts") == {"part"}
-    assert counted_rows_of("SELECT count(*) FROM widget_parts WHERE weight > 3") == {"part"}
-    assert counted_rows_of("SELECT count(*) FROM widget_parts AS p JOIN widgets AS w ON p.wid = w.id") is None
-    assert counted_rows_of("SELECT wid, count(*) FROM widget_parts GROUP BY wid") is None
-    assert counted_rows_of("SELECT count(DISTINCT wid) FROM widget_parts") is None
+    assert facts_of("SELECT COUNT(*) FROM widget_parts").counted_rows == {"part"}
+    assert facts_of("SELECT count(*) FROM widget_parts WHERE weight > 3").counted_rows == {"part"}
+    assert not facts_of(
+        "SELECT count(*) FROM widget_parts AS p JOIN widgets AS w ON p.wid = w.id"
+    ).counted_rows
+    assert not facts_of("SELECT wid, count(*) FROM widget_parts GROUP BY wid").counted_rows
+    assert not facts_of("SELECT count(DISTINCT wid) FROM widget_parts").counted_rows
 
 
 def test_count_the_total_number_of_counts_what_follows():

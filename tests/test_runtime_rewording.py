@@ -8,7 +8,7 @@ import pytest
 
 from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.matching.rewording import _edits1, is_verb, reword
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
 
 
 def test_verbs_are_told_from_nouns():
@@ -190,13 +190,15 @@ def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
     from ctxtool.runtime.matching.rewording import said_ends
 
     def ends(question: str, sql: str) -> set[str]:
-        return said_ends(content_tokens(question), sql)[0]
+        return said_ends(content_tokens(question), facts_of(sql))[0]
 
     assert ends("the oldest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1") == {"__min_date"}
     assert ends("the oldest member", "SELECT name FROM member ORDER BY birth_date LIMIT 1") == {"__min_date"}
     assert ends("the youngest member", "SELECT min(age) FROM member") == {"__max_date"}
     assert ends("the shortest trips", "SELECT id FROM trip ORDER BY duration ASC LIMIT 3") >= {"short"}
-    assert said_ends(content_tokens("the oldest member"), "SELECT max(age) FROM member")[1] == {"__max"}
+    assert said_ends(content_tokens("the oldest member"), facts_of("SELECT max(age) FROM member"))[1] == {
+        "__max"
+    }
     # the direction must agree, and a column of no age, date or span says nothing
     assert not ends("the youngest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1")
     assert not ends("the longest trips", "SELECT id FROM trip ORDER BY duration LIMIT 3")
@@ -234,11 +236,10 @@ def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
 
 
 def test_a_number_the_template_compares_with_as_written_is_used():
-    from ctxtool.runtime.matching.rewording import sql_constants
 
     sql = "SELECT name FROM t GROUP BY name HAVING count(*) >= 2 AND max(x) < 1.5 AND note = '7' ORDER BY name LIMIT 3"
-    assert sql_constants(sql) == {2.0, 1.5}  # no quoted text, no LIMIT
-    assert sql_constants("SELECT a FROM t WHERE b = $1 AND c2 > 0") == {0.0}
+    assert facts_of(sql).constants == {2.0, 1.5}  # no quoted text, no LIMIT
+    assert facts_of("SELECT a FROM t WHERE b = $1 AND c2 > 0").constants == {0.0}
 
 
 def test_a_stated_number_the_template_compares_with_is_no_value_left_out():

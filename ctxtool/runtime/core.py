@@ -149,7 +149,7 @@ class Runtime:
         self.speller = Speller(
             text
             for item in self.templates + self.facets
-            for text in (*(p.text for p in item.phrasings), *item.tables, *item.reads.columns)
+            for text in (*(p.text for p in item.phrasings), *item.tables, *item.facts.columns)
         )
         self.linker = ValueLinker(
             self.data.get("value_searches") or [],

@@ -28,7 +28,7 @@ def returned_things(tpl: Any) -> set[str]:
     asks for the column a template returns of the widgets table (a title, a label), when that table
     has no name column of its own."""
     out: set[str] = set()
-    for c in tpl.reads.projected:
+    for c in tpl.facts.projected:
         table, _, column = c.rpartition(".")
         if table and not column.endswith("id"):
             out.add(table)

@@ -22,20 +22,6 @@ from ctxtool.runtime.checks.shape import _words_meet, name_words
 from ctxtool.runtime.checks.verify import _AXES
 
 LINK_SPELLING = 0.75  # the stored value must read like the words the question wrote
-_SQL_LIMIT = re.compile(r"\blimit\s+\d+\s*;?\s*$", re.I)
-
-
-def sql_extreme(tpl: Any) -> int | None:
-    """Which end the template's SQL takes: 1 (``ORDER BY ... DESC LIMIT``, ``MAX(...)`` alone), -1
-    (``ASC LIMIT``, ``MIN``), None (neither, or both)."""
-    sql = tpl.sql.strip()
-    if tpl.reads.order and _SQL_LIMIT.search(sql):
-        return 1 if tpl.reads.order == "desc" else -1
-    if tpl.reads.value_only:
-        hi, lo = bool(re.search(r"\bmax\s*\(", sql, re.I)), bool(re.search(r"\bmin\s*\(", sql, re.I))
-        if hi != lo:
-            return 1 if hi else -1
-    return None
 
 
 def extreme_direction(q_tokens: set[str], tpl: Any) -> str | None:
@@ -45,7 +31,7 @@ def extreme_direction(q_tokens: set[str], tpl: Any) -> str | None:
     t_ops = {t for t in tpl.token_set if t in _AXES and _AXES[t][0] == "extreme"}
     if len(q) != 1 or "__superlative" not in t_ops or t_ops & {"__max", "__min"}:
         return None
-    d = sql_extreme(tpl)
+    d = tpl.facts.extreme
     if d is None or d in q:
         return None
     return (
@@ -90,31 +76,23 @@ def _connective(text: str, words: tuple[str, str] = ("or", "and|also")) -> str |
 _ALTERNATIVES = re.compile(r"\b(?:or|either|any\s+of|whichever)\b", re.I)
 
 
-def conjunction(question: str, entities: list[Any], cand: Any, dialect: str) -> str | None:
+def conjunction(question: str, entities: list[Any], cand: Any) -> str | None:
     """A reason when the question joins two of its values with "or" and the SQL ANDs their conditions
     (or INTERSECTs), or joins values of two columns with "and" ("size A4 and speed below 5") or says
     "both" while the SQL ORs them."""
-    from ctxtool.placeholders import find_sql_placeholders
-
     tpl = cand.template
     if len(tpl.slots) < 2:
         return None
-    places = find_sql_placeholders(tpl.sql, dialect)
-    by_key: dict[str, int] = {}
-    for n, ph in enumerate(places):
-        key = ph.name if ph.kind == "numbered" else str(n + 1)
-        by_key.setdefault(key, ph.start)
+    between_slots = tpl.facts.between_slots
+    placed = {k for pair in between_slots for k in pair}
     slots = sorted(tpl.slots, key=lambda s: entities[cand.bindings[s.key][0]].start)
     for a, b in zip(slots, slots[1:], strict=False):
-        if a.key not in by_key or b.key not in by_key:
+        if a.key not in placed or b.key not in placed:
             continue
         ea, eb = entities[cand.bindings[a.key][0]], entities[cand.bindings[b.key][0]]
         said = _connective(question[ea.end : eb.start])
-        lo, hi = sorted((by_key[a.key], by_key[b.key]))
-        between = re.sub(r"'(?:[^']|'')*'", "''", tpl.sql[lo:hi])
         # "the years shared by A or B" is often an INTERSECT: only conditions of one WHERE decide "or"
-        sql_said = _connective(between, ("or", "and"))
-        set_op = _connective(between, ("union", "intersect"))
+        sql_said, set_op = between_slots.get((a.key, b.key)) or between_slots[(b.key, a.key)]
         both = bool(re.search(r"\bboth\b", question[: ea.start + 1], re.I))
         if said == "or" and sql_said == "and" and set_op is None:
             return f"the question says '{ea.text}' or '{eb.text}', the template requires both"
@@ -149,22 +127,12 @@ def value_of_other_table(q_tokens: set[str], cand: Any, entities: list[Any]) -> 
     return None
 
 
-def compared_both_ways(entities: list[Any], cand: Any, dialect: str) -> str | None:
+def compared_both_ways(entities: list[Any], cand: Any) -> str | None:
     """A reason when the template compares one value both ways (``x > $1 ... x < $1``) and the
     question states one direction for it ("more than 2 weeks")."""
-    from ctxtool.placeholders import find_sql_placeholders
-
     tpl = cand.template
-    sql = tpl.sql
     for slot in tpl.slots:
-        senses = set()
-        for n, ph in enumerate(find_sql_placeholders(sql, dialect)):
-            key = ph.name if ph.kind == "numbered" else str(n + 1)
-            if key != slot.key:
-                continue
-            op = re.search(r"(<=|>=|<|>)\s*$", sql[: ph.start])
-            if op:
-                senses.add(1 if ">" in op.group(1) else -1)
+        senses = tpl.facts.slot_senses.get(slot.key, frozenset())
         lit = entities[cand.bindings[slot.key][0]].literal
         if len(senses) == 2 and lit is not None and lit.direction:
             return "the template compares the value both ways, the question one way"
@@ -175,7 +143,7 @@ def both_values_one_slot(question: str, entities: list[Any], cand: Any) -> str |
     """A reason when the question asks for "both A and B" and the template takes one value: the
     second one ("... both London Heathrow and Gatwick") would be dropped, silently."""
     tpl = cand.template
-    if len(tpl.slots) >= 2 or re.search(r"\bintersect\b", tpl.sql, re.I):
+    if len(tpl.slots) >= 2 or "intersect" in tpl.facts.set_operations:
         return None
     m = re.search(r"\bboth\b(.{1,80}?)\band\b", question, re.I)
     if m is None:

@@ -14,12 +14,12 @@ database: the words come from the SQL's constructs and identifiers and general E
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime.checks.verify import _AXES, operator_agreement
 from ctxtool.runtime.matching.rescore import set_factor
+from ctxtool.runtime.templates.facts import TemplateFacts
 
 # the token of no known direction on each axis a SQL construct realizes (grounded_ops)
 _NEUTRAL = {"extreme": "__superlative", "compare": "__comparative", "recency": "__recency", "time": "__timed"}
@@ -33,43 +33,7 @@ _CONTRACTED_NOT = re.compile(
 # the words say "the highest", "the youngest" or "the first"; a comparison operator compares a number
 # or a date
 _FAMILY = {"extreme": "end", "recency": "end", "compare": "range", "time": "range"}
-_STRINGS = re.compile(r"'(?:[^']|'')*'")
-_ORDERED = re.compile(r"\border\s+by\b", re.I)
-_LIMITED = re.compile(r"\blimit\s+(?:\d+|\$\d+|%s|\?)", re.I)
-_MIN_MAX = re.compile(r"\b(?:min|max)\s*\(", re.I)
-_COMPARE = re.compile(r"(?<![<>!=])(?:<=|>=|<|>)(?![<>=])|\bbetween\b", re.I)
-_HAVING_COUNT = re.compile(r"\bhaving\s+count\s*\(", re.I)
-# the outermost ORDER BY's first key and whether it is descending
-_LISTED = re.compile(r"\border\s+by\s+[\w.\"()*]+(?:\s+(desc)\b|\s+asc\b)?(?![^(]*\))", re.I)
-_NEGATES = re.compile(r"\bnot\b|\bexcept\b|!=|<>", re.I)
-_CALLS = {
-    "__count": re.compile(r"\bcount\s*\(", re.I),
-    "__sum": re.compile(r"\bsum\s*\(", re.I),
-    "__avg": re.compile(r"\bavg\s*\(", re.I),
-}
-
-
-@lru_cache(maxsize=20_000)
-def sql_realizes(sql: str) -> frozenset[str]:
-    """The operator axes and aggregates a query computes (``end``, ``range``, ``negation``,
-    ``__count``, ``__sum``, ``__avg``): the SQL, not the wording, says what a query does."""
-    bare = _STRINGS.sub("''", sql)
-    out: set[str] = set()
-    if _ORDERED.search(bare) or _MIN_MAX.search(bare):
-        out.add("end")
-    if (_ORDERED.search(bare) and _LIMITED.search(bare)) or _MIN_MAX.search(bare):
-        out.add("one end")  # an ORDER BY alone lists every row: no "the latest" one
-    if _COMPARE.search(bare):
-        out.add("range")
-    listed = _LISTED.search(bare)
-    if listed and not _LIMITED.search(bare):  # rows listed in an order: "from the most recent one"
-        out.add("listed desc" if listed.group(1) else "listed asc")
-    if _NEGATES.search(bare):
-        out.add("negation")
-    if _HAVING_COUNT.search(bare):
-        out.add("counted")  # the groups' counts compared
-    out |= {tok for tok, call in _CALLS.items() if call.search(bare)}
-    return frozenset(out)
+_CALLS = frozenset({"__count", "__sum", "__avg"})  # the aggregates a query realizes (TemplateFacts.realizes)
 
 
 def listed_ends(
@@ -141,17 +105,6 @@ _TOTAL = re.compile(r"\btotal\b", re.I)
 _NOT_ONLY = re.compile(r"\bnot\s+only\b(?=.*\bbut\b)", re.I | re.S)
 
 
-@lru_cache(maxsize=20_000)
-def _sql_pieces(sql: str) -> frozenset[str]:
-    """The words of the SQL's identifiers, lower-case (``customer_phone`` -> customer, phone)."""
-    bare = re.sub(r"'(?:[^']|'')*'", "''", sql)
-    out: set[str] = set()
-    for ident in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", bare):
-        spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", ident).replace("_", " ")
-        out |= {w.lower() for w in spaced.split()}
-    return frozenset(out)
-
-
 _COUNT_OF = re.compile(r"\b(?:how\s+many|numbers?\s+of)\s+(?:the\s+)?([a-z]+)", re.I)
 
 
@@ -182,14 +135,15 @@ def implied_ops(question_ops: set[str], template_ops: set[str], realized: frozen
 
 
 def _named_measures(
-    question: str, sql: str, q_ops: set[str], realized: frozenset[str], columns: set[str] = frozenset()
+    question: str, facts: TemplateFacts, q_ops: set[str], columns: set[str] = frozenset()
 ) -> set[str]:
     """The question's aggregate words that name a column, not a computation: "the phone number of"
     when the SQL reads a phone column (and no "how many" or "the number of" elsewhere), "the total
     horses" when the SQL reads a ``total_horses`` column and sums nothing, "the total number of" of a
     COUNT (the total of a count is the count)."""
     out: set[str] = set()
-    pieces = _sql_pieces(sql)
+    pieces = facts.identifier_words
+    realized = facts.realizes
     if "__count" in q_ops and "__count" not in realized:
         compounds = _NUMBER_OF.findall(question)
         if compounds and all(w.lower() in pieces for w in compounds):
@@ -254,10 +208,10 @@ def grounded_operators(
         if _CONTRACTED_NOT.search(other):
             q_ops.add("__not")
             t_ops.add("__not")
-    realized = sql_realizes(tpl.sql)
+    realized = tpl.facts.realizes
     if said_total(question, q_ops, t_ops, realized):
         q_ops.add("__sum")
-    q_ops -= _named_measures(question, tpl.sql, q_ops, realized, tpl.column_heads)
+    q_ops -= _named_measures(question, tpl.facts, q_ops, tpl.column_heads)
     q_ops |= implied_ops(q_ops, t_ops, realized)
     q_ops, t_ops = grounded_ops(q_ops, t_ops, realized)
     return operator_agreement(q_ops, t_ops)
@@ -292,7 +246,7 @@ def lists_each(question: str, cand: Any, table_words: dict[str, set[str]]) -> bo
     names a column ("the total horses" of a total_horses column) is no aggregate (on the kit: 3 more
     covered, no wrong answer more)."""
     tpl = cand.template
-    if tpl.reads.value_only or tpl.reads.grouped:
+    if tpl.facts.value_only or tpl.facts.grouped:
         return False
     named = [set(content_tokens(w)) for w in _EVERY.findall(question)]
     own: set[str] = set().union(*(table_words.get(t, set()) for t in tpl.tables)) if tpl.tables else set()
@@ -305,8 +259,8 @@ def lists_each(question: str, cand: Any, table_words: dict[str, set[str]]) -> bo
         return False
     q_aggs = set(content_tokens(question)) & {"__count", "__avg", "__sum", "__max", "__min"}
     # "the total horses" of a total_horses column, "the number of sales" of a sales column
-    q_aggs -= _named_measures(question, tpl.sql, q_aggs, sql_realizes(tpl.sql), tpl.column_heads)
-    said = set(tpl.token_set) | set(sql_realizes(tpl.sql))
+    q_aggs -= _named_measures(question, tpl.facts, q_aggs, tpl.column_heads)
+    said = set(tpl.token_set) | set(tpl.facts.realizes)
     if "one end" in said or "end" in said:
         said |= {"__max", "__min"}
     return q_aggs <= said

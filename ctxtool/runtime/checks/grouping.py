@@ -13,16 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
-from functools import lru_cache
-
-import sqlglot
-from sqlglot import exp
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.checks.shape import name_words
-from ctxtool.runtime.templates.sqlparts import all_aliases
+from ctxtool.runtime.templates.facts import TemplateFacts
 
-__all__ = ["group_key_words", "grouped_otherwise", "groups_asked"]
+__all__ = ["grouped_otherwise", "groups_asked"]
 
 # words every key has: "each widget id" names the widget
 _GENERIC = frozenset(content_tokens("id name code number"))
@@ -53,39 +48,11 @@ def groups_asked(question: str, tables: Set[str], table_words: Set[str]) -> bool
     return not found
 
 
-@lru_cache(maxsize=20_000)
-def group_key_words(sql: str) -> frozenset[str]:
-    """The words of the outermost GROUP BY's columns and of each one's own table (empty when the
-    query does not group or does not parse)."""
-    try:
-        tree = sqlglot.parse_one(sql, read="postgres")
-    except Exception:  # noqa: BLE001 - an unparsable statement says nothing here
-        return frozenset()
-    group = tree.args.get("group") if isinstance(tree, exp.Select) else None
-    if group is None:
-        return frozenset()
-    aliases = all_aliases(tree)
-    tables = set(aliases.values())
-    out: set[str] = set()
-    for col in group.find_all(exp.Column):
-        out.update(name_words(col.name))
-        if col.table:
-            out.update(name_words(aliases.get(col.table.lower(), col.table.lower())))
-        elif len(tables) == 1:
-            out.update(name_words(next(iter(tables))))
-    # the name the SELECT gives a group column says what it is (``d."A3" AS region``)
-    grouped = {c.sql().lower() for c in group.find_all(exp.Column)}
-    for e in tree.expressions:
-        if isinstance(e, exp.Alias) and isinstance(e.this, exp.Column) and e.this.sql().lower() in grouped:
-            out.update(name_words(e.alias))
-    return frozenset(out)
-
-
-def grouped_otherwise(question: str, sql: str, named: Set[frozenset[str]]) -> bool:
+def grouped_otherwise(question: str, facts: TemplateFacts, named: Set[frozenset[str]]) -> bool:
     """The question asks per X ("for each order id") where X names a column or table of the set
     (``named``: each name's words), and the template groups by something else (the products of the
     orders): one row per another thing is another answer."""
-    keys = group_key_words(sql)
+    keys = facts.group_key_words
     if not keys:
         return False
     for m in _EACH.finditer(question):

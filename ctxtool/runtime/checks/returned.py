@@ -10,11 +10,6 @@ asked for when the question names that column only to state the condition.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
-
-import sqlglot
-from sqlglot import exp
 
 from ctxtool.english.content import content_tokens
 
@@ -26,37 +21,6 @@ _ASKS_COUNT = re.compile(
 )
 _COUNT_WORDS = re.compile(r"\bhow\s+many\b|\bcount\b|\bnumbers?\s+of\b|\bnumbers?\b", re.I)
 _ORDER_WORDS = re.compile(r"\b(?:order(?:ed)?|sort(?:ed)?|rank(?:ed)?)\s+(?:by|of|on)\b|\border\s+of\b", re.I)
-
-
-@dataclass(frozen=True)
-class Output:
-    """The outermost SELECT's columns: how many, which aggregate functions, on which columns."""
-
-    width: int = 0
-    aggregates: frozenset[str] = field(default_factory=frozenset)  # "count", "sum", ...
-    aggregated: frozenset[str] = field(default_factory=frozenset)  # column names inside them
-    counts: dict[str, int] = field(default_factory=dict, hash=False, compare=False)  # per aggregate
-
-
-@lru_cache(maxsize=65536)
-def output_of(sql: str) -> Output:
-    """The output of ``sql`` (an empty one when it does not parse as a SELECT)."""
-    try:
-        tree = sqlglot.parse_one(sql, read="postgres")
-    except Exception:  # noqa: BLE001 - an unparsable statement says nothing here
-        return Output()
-    select = tree if isinstance(tree, exp.Select) else None
-    if select is None or not select.expressions:
-        return Output()
-    aggs: set[str] = set()
-    cols: set[str] = set()
-    counts: dict[str, int] = {}
-    for e in select.expressions:
-        for agg in e.find_all(exp.AggFunc):
-            aggs.add(agg.key.lower())
-            counts[agg.key.lower()] = counts.get(agg.key.lower(), 0) + 1
-            cols |= {c.name.lower() for c in agg.find_all(exp.Column) if c.name}
-    return Output(len(select.expressions), frozenset(aggs), frozenset(cols), counts)
 
 
 def asks_count(question: str) -> bool:

@@ -13,12 +13,9 @@ import re
 from functools import lru_cache
 from typing import Any
 
-import sqlglot
-from sqlglot import exp
-
 from ctxtool.english.content import content_tokens
-from ctxtool.identifiers import split_compound
 from ctxtool.runtime.checks.grounding import counted_measures
+from ctxtool.runtime.templates.facts import name_words
 
 # generic words of a column name: what remains says what the column holds
 _GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
@@ -32,22 +29,6 @@ _COUNT_PHRASE = re.compile(
     r"([a-z][\w-]*)(?:\s+([a-z][\w-]*))?",
     re.I,
 )
-# COUNT(DISTINCT col): the column counted, without its table and quotes
-COUNT_DISTINCT = re.compile(r"\bcount\s*\(\s*distinct\s+(?:\w+\.)?\"?(\w+)\"?\s*\)", re.I)
-
-
-@lru_cache(maxsize=20_000)
-def name_words(name: str) -> list[str]:
-    """The content words of an identifier (``destroyed_by_employee_id`` -> destroy, employee, id;
-    ``roomName`` -> room, name; ``stuid`` -> stu, id)."""
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.split(".")[-1]).replace("_", " ")
-    out: list[str] = []
-    for w in content_tokens(spaced):
-        if len(w) > 4 and w.endswith("id") and w not in ("paid", "valid", "liquid"):
-            out += [w[:-2], "id"]  # "stuid", "custid": a key written in one word
-        else:
-            out.append(w)
-    return out
 
 
 def _words_meet(said: set[str], words: set[str]) -> bool:
@@ -95,46 +76,17 @@ def counted_head(text: str) -> str | None:
 
 
 def _counted_column_words(tpl: Any) -> set[str] | None:
-    return _counted_words_of(tpl.sql, tuple(sorted(tpl.tables)))
-
-
-@lru_cache(maxsize=20_000)
-def _counted_words_of(sql: str, tables: tuple[str, ...]) -> set[str] | None:
     """The words naming what the template's ``COUNT(DISTINCT col)`` counts: the column's own words
     without the generic ones, or its table's words when the column is only a key or a name."""
-    m = COUNT_DISTINCT.search(sql)
-    if m is None:
+    if not tpl.facts.count_distinct:
         return None
-    col = m.group(1).lower()
-    own = set(name_words(col)) - _GENERIC
+    own = set(name_words(tpl.facts.count_distinct[0])) - _GENERIC
     if own:
         return own
     words: set[str] = set()
-    for t in tables:
+    for t in sorted(tpl.tables):
         words |= set(name_words(t))
     return words or None
-
-
-@lru_cache(maxsize=20_000)
-def counted_rows_of(sql: str) -> set[str] | None:
-    """The head noun of the one table whose rows a bare ``SELECT COUNT(*) FROM t [WHERE ...]``
-    counts (``widget_parts`` counts parts), as content words; None for any other query."""
-    try:
-        tree = sqlglot.parse_one(sql, read="postgres")
-    except Exception:  # noqa: BLE001 - an unparsable statement says nothing here
-        return None
-    if not isinstance(tree, exp.Select) or tree.args.get("joins") or tree.args.get("group"):
-        return None
-    if len(tree.expressions) != 1:
-        return None
-    count = tree.expressions[0].unalias()
-    source = tree.args.get("from_") or tree.args.get("from")
-    if not isinstance(count, exp.Count) or not isinstance(count.this, exp.Star) or source is None:
-        return None
-    if not isinstance(source.this, exp.Table):
-        return None
-    head = re.split(r"[_\W]+", source.this.name)[-1]
-    return set(content_tokens(split_compound(head)[-1])) or None
 
 
 def counted_thing(question: str, tpl: Any) -> str | None:
@@ -147,7 +99,7 @@ def counted_thing(question: str, tpl: Any) -> str | None:
     if not asked:
         return None
     own = [w for w in (counted_words(p.text) for p in tpl.phrasings) if w]
-    rows = counted_rows_of(tpl.sql)
+    rows = set(tpl.facts.counted_rows)
     if rows and any(_words_meet(w, rows) for w in own):
         # the thing the question counts is another of the template's tables ("how many widgets
         # have parts" of ``widget_parts``); a word the schema does not name may be a synonym
@@ -184,7 +136,7 @@ def unasked_columns(q_tokens: set[str], cand: Any, entities: list[Any]) -> list[
         if i not in bound and e.kind == "linked" and " " not in e.text and e.text == e.text.lower():
             said |= set(content_tokens(e.text))
     out = []
-    for col in sorted(tpl.reads.projected):
+    for col in sorted(tpl.facts.projected):
         name = col.split(".")[-1]
         if name in slot_cols:
             continue
@@ -260,10 +212,10 @@ def asked_entity(question: str, cand: Any, entity_words: set[str]) -> str | None
     tpl = cand.template
     if asked is None and _IDS.search(question) and not _NAMED.search(question):
         asked = ("id", set())  # "... List the customer ids."
-    if asked is None or not tpl.reads.projected:
+    if asked is None or not tpl.facts.projected:
         return None
     kind, of = asked
-    kinds = {_column_kind(c) for c in tpl.reads.projected}
+    kinds = {_column_kind(c) for c in tpl.facts.projected}
     if kind not in kinds:
         other = kinds - {None}
         if other and not re.search(
@@ -306,16 +258,16 @@ _GROUPING = re.compile(
 def one_number(question: str, q_tokens: set[str], tpl: Any) -> str | None:
     """A reason when the question asks for one number ("How many distinct countries are there?") and
     the template returns one count per group (``SELECT country, COUNT(*) ... GROUP BY country``)."""
-    if not tpl.reads.grouped or tpl.reads.value_only or not tpl.reads.projected:
+    if not tpl.facts.grouped or tpl.facts.value_only or not tpl.facts.projected:
         return None
     if "__each" in q_tokens or _GROUPING.search(question):
         return None
     if q_tokens & {"__max", "__min", "__superlative", "__gt", "__gte", "__lt", "__lte", "__comparative"}:
         return None
-    sql = tpl.sql.lower()
-    if not _ONE_COUNT.search(question) or "count(" not in sql.replace(" ", "") or " limit " in f" {sql} ":
+    facts = tpl.facts
+    if not _ONE_COUNT.search(question) or "__count" not in facts.realizes or facts.limited:
         return None
-    if re.search(r"\bhaving\b", sql):
+    if facts.having:
         return None
     return "the question asks for one number, the template returns one per group"
 
@@ -346,7 +298,6 @@ _ASKS_COUNT = re.compile(
 _LABEL_WORDS = frozenset(
     w for label in ("name", "title", "id", "code", "type", "description") for w in name_words(label)
 )
-_AGGREGATE_CALL = re.compile(r"\b(?:count|sum|avg|min|max)\s*\(", re.I)
 
 
 def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "") -> str | None:
@@ -354,14 +305,14 @@ def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "
     themselves (no aggregate in the SQL, no returned column that holds the count of X, as a
     ``staff`` column holds the number of staff, and no "how many" in the template's own words
     either), or "what are the X" answered by one count."""
-    sql = tpl.sql
-    if _ASKS_COUNT.search(question) and not _AGGREGATE_CALL.search(sql):
+    facts = tpl.facts
+    if _ASKS_COUNT.search(question) and not facts.aggregate_call:
         if _ASKS_COUNT.search(phrasing):
             return None  # its author says this column is the count ("How many inhabitants ...": A4)
         said = counted_words(question)
         held = {
             w
-            for col in tpl.reads.projected
+            for col in tpl.facts.projected
             if not _LABEL_WORDS & set(words := name_words(col))
             for w in words
         }
@@ -370,11 +321,10 @@ def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "
         return "the question asks how many, the template returns rows"
     if "__count" in q_tokens or _ASKS_COUNT.search(question):
         return None
-    if not tpl.reads.value_only or tpl.reads.projected:
+    if not tpl.facts.value_only or tpl.facts.projected:
         return None
-    outer = re.split(r"\bfrom\b", sql, maxsplit=1, flags=re.I)[0]
-    calls = re.findall(r"\b(count|sum|avg|min|max)\s*\(", outer, re.I)
-    if calls and all(c.lower() == "count" for c in calls):
+    calls = facts.outer_aggregates
+    if calls and all(c == "count" for c in calls):
         return "the template counts, the question asks for the rows"
     return None
 
@@ -392,21 +342,6 @@ _ASK_END = re.compile(
     re.I,
 )
 _TWO_ASKED = re.compile(r"\b([a-z]\w+)\s*(?:,|\band\b)\s*(?:their\s+|its\s+|the\s+|also\s+)?([a-z]\w+)", re.I)
-_OUTER_SELECT = re.compile(r"\s*select\s+(?:distinct\s+)?(.*?)\s+from\b", re.I | re.S)
-_AGGREGATE_FIRST = re.compile(r"\s*(?:count|sum|avg|min|max)\s*\(", re.I)
-
-
-def _outer_columns(sql: str) -> int | None:
-    """How many expressions the outermost SELECT returns (None: ``*`` or unreadable)."""
-    m = _OUTER_SELECT.match(sql)
-    if m is None or m.group(1).strip() == "*":
-        return None
-    depth, n = 0, 1
-    for ch in m.group(1):
-        depth += ch == "("
-        depth -= ch == ")"
-        n += ch == "," and depth == 0
-    return n
 
 
 _SENTENCE = re.compile(r"[^.?!;]+")
@@ -448,30 +383,25 @@ def asks_for_two(question: str, tpl: Any) -> str | None:
     asks for ids or codes and the template returns names only ("List the count and the company id"): a
     thing asked would be missing from the answer. One aggregate alone answers "the count and ..."."""
     items = asked_items(question)
-    n = _outer_columns(tpl.sql)
+    n = tpl.facts.outer_width
     if not items or n is None:
         return None
-    m = _OUTER_SELECT.match(tpl.sql)
-    if m is None:
-        return None
-    if len(items) > n and not (n == 1 and _AGGREGATE_FIRST.match(m.group(1))):
+    if len(items) > n and not (n == 1 and tpl.facts.outer_aggregate_first):
         return f"the question asks for {', '.join(items)}, the template returns {n} column{'s' * (n > 1)}"
     if n < 3 and any(_ALL_OF_IT.search(i) for i in items):
         return f"the question asks for all the information, the template returns {n} column{'s' * (n > 1)}"
     keys = [i for i in items if _KEY_ITEM.search(i)]
-    if keys and tpl.reads.projected and all(_column_kind(c) == "name" for c in tpl.reads.projected):
+    if keys and tpl.facts.projected and all(_column_kind(c) == "name" for c in tpl.facts.projected):
         return f"the question asks for {keys[0]}, the template returns names"
     return None
 
 
 _AVERAGE = re.compile(r"\baverage\b|\b(?:the|their|its)\s+mean\b", re.I)
-_SQL_AVERAGE = re.compile(r"\bavg\s*\(|avg|average|mean", re.I)
 _SUPERLATIVE = re.compile(
     r"\b(?:most|least|fewest|highest|lowest|largest|smallest|biggest|greatest|maximum|minimum|oldest"
     r"|youngest|earliest|latest|longest|shortest)\b",
     re.I,
 )
-_SQL_END = re.compile(r"\border\s+by\b|\b(?:max|min)\s*\(|\b(?:all|any)\s*\(", re.I)
 
 
 def aggregate_unsaid(question: str, tpl: Any) -> str | None:
@@ -480,16 +410,16 @@ def aggregate_unsaid(question: str, tpl: Any) -> str | None:
     maximum or minimum: "the average unit price" is not the list of prices, "the code with the most
     groups" not every code. "At least" and "at most" are comparisons, not ends; a template whose own
     wording says "average" (or "most") has a column that holds it."""
-    sql = tpl.sql
+    facts = tpl.facts
     own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
-    if _AVERAGE.search(question) and not _SQL_AVERAGE.search(sql) and not _AVERAGE.search(own_words):
+    if _AVERAGE.search(question) and not facts.averages and not _AVERAGE.search(own_words):
         # the template's own wording saying "average" tells a column that holds one ("A11")
         return "the question asks for an average, the SQL computes none"
     said = _SUPERLATIVE.search(re.sub(r"\bat\s+(?:least|most)\b", " ", question, flags=re.I))
-    if said and not _SQL_END.search(sql) and not _SUPERLATIVE.search(own_words):
+    if said and not facts.takes_end and not _SUPERLATIVE.search(own_words):
         word = said.group(0).lower()
         stem = word[:3] if word[:3] in ("max", "min") else word[:4]
-        if re.search(rf"(?<![a-z]){stem}", sql.lower()):
+        if any(run.startswith(stem) for run in facts.letter_runs):
             return None  # "the maximum salary", "the latest logon" may be a column (max_salary)
         return f"the question asks for the {word}, the SQL takes no end"
     return None
@@ -499,7 +429,6 @@ def aggregate_unsaid(question: str, tpl: Any) -> str | None:
 _OF_AGE = re.compile(r"\b(?:youngest|oldest)\b(?:\s+(?:one\s+)?([a-z]\w*))?", re.I)
 _AGE_WORDS = ("age", "birth", "born", "dob", "date", "year", "found", "establish", "creat", "start", "built",
               "old", "young", "since", "time", "day", "open")  # fmt: skip
-_ORDERED = re.compile(r"\border\s+by\s+(?:\w+\s*\(\s*)?([\w.\"]+)|\b(?:max|min)\s*\(\s*([\w.\"]+)", re.I)
 
 
 def age_end(question: str, tpl: Any) -> str | None:
@@ -511,7 +440,7 @@ def age_end(question: str, tpl: Any) -> str | None:
     own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
     if m is None or _OF_AGE.search(own_words):
         return None  # the template's own wording says it: its order is the age's
-    cols = [a or b for a, b in _ORDERED.findall(tpl.sql)]
+    cols = list(tpl.facts.end_columns)
     if not cols:
         return None
     words = {w for c in cols for w in name_words(c.strip('"'))}
@@ -536,21 +465,21 @@ def asked_not_returned(question: str, tpl: Any) -> str | None:
     not left out; one thing asked by "which" / "what", or named again in a second sentence, is the
     rows themselves."""
     items = asked_items(question)
-    if not items or not tpl.reads.projected:
+    if not items or not tpl.facts.projected:
         return None
     if len(items) == 1 and (_WHICH_FIRST.match(question) or _NEXT_SENTENCE.search(question)):
         return None  # "Which physician ...? Give me the name.": the thing is the rows, named after
     tables = {w for t in tpl.tables for w in name_words(t)}
-    returned = {c.split(".")[-1] for c in tpl.reads.projected}
+    returned = {c.split(".")[-1] for c in tpl.facts.projected}
     returned_words = {w for c in returned for w in name_words(c)}
-    outer = re.split(r"\bfrom\b", tpl.sql, maxsplit=1, flags=re.I)[0].lower()
+    outer = tpl.facts.outer_columns
     for item in items:
         if re.match(r"(?:how|which|what)\b", item, re.I) or "(" in item:
             continue
         said = {t for t in content_tokens(item) if not t.startswith("__")} - _GENERIC
         if not said or _words_meet(said, returned_words) or (len(items) == 1 and _words_meet(said, tables)):
             continue  # one thing asked that is a table's: the rows themselves ("the attractions visited")
-        for col in sorted(tpl.reads.columns):
+        for col in sorted(tpl.facts.columns):
             name = col.split(".")[-1]
             words = set(name_words(name))
             if name in returned or name in outer or "id" in words:
@@ -568,14 +497,14 @@ def returned_unlisted(question: str, tpl: Any) -> str | None:
     boat with the maximum length"), and the SQL returns no id but a column the question names
     in its conditions (``SELECT name, distance``): the answer swaps the id for another thing."""
     items = asked_items(question)
-    if len(items) < 2 or not tpl.reads.projected or not any(_ID_ITEM.search(i) for i in items):
+    if len(items) < 2 or not tpl.facts.projected or not any(_ID_ITEM.search(i) for i in items):
         return None
-    if any(_column_kind(c) == "id" for c in tpl.reads.projected):
+    if any(_column_kind(c) == "id" for c in tpl.facts.projected):
         return None
     listed = {t for i in items for t in content_tokens(i) if not t.startswith("__")}
     said = {t for t in content_tokens(question) if not t.startswith("__")} - listed
     tables = {w for t in tpl.tables for w in name_words(t)}
-    for col in sorted(tpl.reads.projected):
+    for col in sorted(tpl.facts.projected):
         words = set(name_words(col.split(".")[-1])) - _GENERIC
         words = {w for w in words if not _words_meet({w}, tables)}
         if not words or "id" in words or _words_meet(words, listed):

@@ -135,7 +135,7 @@ def rival(best: Any, c: Any, apart: bool = True) -> bool:
         c is not best
         and not c.facets
         and not (apart and c.template.index in getattr(best, "apart", ()))
-        and not same_query(c.template.sql, best.template.sql)
+        and not same_query(c.template, best.template)
     )
 
 

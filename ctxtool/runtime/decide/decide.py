@@ -41,7 +41,7 @@ def choose(
         c
         for c in cands[1:]
         if c.score >= best.score - TIE
-        and not same_query(c.template.sql, best.template.sql)
+        and not same_query(c.template, best.template)
         and c.template.index not in best.apart
         and not reads_apart(best, c)
     ]

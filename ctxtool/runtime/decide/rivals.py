@@ -18,15 +18,13 @@ from typing import Any
 
 from ctxtool.english.content import content_tokens
 from ctxtool.identifiers import split_compound
-from ctxtool.runtime.checks.shape import counted_words, name_words
+from ctxtool.runtime.checks.shape import counted_words
 from ctxtool.runtime.decide.confidence import VERBATIM_APART
+from ctxtool.runtime.templates.facts import name_words
 
 __all__ = ["decided_against", "separate"]
 
 TIE = 0.02  # two candidates this close are a tie (as ctxtool.runtime.decide.decide asks back)
-_STRING = re.compile(r"'(?:[^']|'')*'")
-_LT = re.compile(r"<(?![>=])|<=")
-_GT = re.compile(r"(?<![<-])>(?!=)|>=")
 # comparison words of the question, as content tokens, by the end they point to
 # ("younger" and "older" read as the age itself: not here)
 _SMALLER = frozenset(content_tokens("less fewer smaller lower shorter cheaper earlier below")) | {
@@ -38,20 +36,16 @@ _LARGER = frozenset(content_tokens("more greater larger bigger higher longer lat
     "__gte",
 }
 _OR = re.compile(r"\bor\b", re.I)
-_AGGREGATES = {op: re.compile(rf"\b{op[2:]}\s*\(", re.I) for op in ("__sum", "__avg")}
+_AGGREGATES = ("__sum", "__avg")
 # words every thing has: a question naming one does not say which of two columns it wants
 _GENERIC = frozenset(content_tokens("name id"))
-
-
-def _bare(sql: str) -> str:
-    return _STRING.sub("''", sql).upper()
 
 
 def _returned(tpl: Any) -> set[str]:
     """The words of the columns the template returns as they are (not its keys: ``widget_id``
     names the widgets, not a thing returned of them)."""
     out: set[str] = set()
-    for c in tpl.reads.projected:
+    for c in tpl.facts.projected:
         words = name_words(c)
         if words and words[-1] != "id":
             out.update(words)
@@ -61,83 +55,46 @@ def _returned(tpl: Any) -> set[str]:
     return out
 
 
-_TALLY = re.compile(r"\b(?:count|sum)\s*\(\s*(?:distinct\s+)?([\w.\"]+|\*)\s*\)", re.I)
-
-
-def _tallied(tpl: Any) -> set[str]:
-    """The words of what the query's first count or sum adds up: its column, or for ``COUNT(*)``
-    the words of its one table (empty when it adds up nothing or reads several tables)."""
-    m = _TALLY.search(tpl.sql)
-    if m is None:
-        return set()
-    if m.group(1) != "*":
-        return set(name_words(m.group(1).strip('"'))) - _GENERIC
-    return set(name_words(next(iter(tpl.tables)))) if len(tpl.tables) == 1 else set()
-
-
-_ROWS = re.compile(r"\bCOUNT\s*\(\s*\*\s*\)")
-_ORDER_BY = re.compile(r"\bORDER\s+BY\s+(.+?)(?:\bLIMIT\b|\bOFFSET\b|$)", re.S)
-
-
-def _sorted_as_said(sql: str) -> bool:
-    """Whether the query sorts by one key, so that the direction the question says is all there is
-    to its order ("in order of the last name" is not ``ORDER BY first_name, last_name``)."""
-    m = _ORDER_BY.search(sql)
-    return m is None or "," not in m.group(1)
-
-
-def _direction(sql: str) -> str | None:
-    """``<`` or ``>`` when every comparison of the query points one way."""
-    lt, gt = bool(_LT.search(sql)), bool(_GT.search(sql))
-    return "<" if lt and not gt else ">" if gt and not lt else None
-
-
 def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> str | None:
     """How the question tells ``rival``'s template from ``best``'s, for ``best`` (None: it does not)."""
     a, b = best.template, rival.template
-    sa, sb = _bare(a.sql), _bare(b.sql)
+    fa, fb = a.facts, b.facts
     # (a count of a table's rows counts distinct things too)
-    if (
-        "__distinct" in q_set
-        and "DISTINCT" in sa
-        and "DISTINCT" not in sb
-        and not b.reads.grouped
-        and not _ROWS.search(sb)
-    ):
+    if "__distinct" in q_set and fa.distinct and not fb.distinct and not fb.grouped and not fb.counts_rows:
         return "the question asks for distinct values"
     wanted = "desc" if "__desc" in q_set else "asc" if "__asc" in q_set else None
-    if wanted and a.reads.order == wanted and b.reads.order not in (None, wanted) and _sorted_as_said(sa):
+    if wanted and a.facts.order == wanted and b.facts.order not in (None, wanted) and len(fa.order_keys) <= 1:
         return f"the question asks for the {wanted}ending order"
     said = ("<" if q_set & _SMALLER else "") + (">" if q_set & _LARGER else "")
-    if len(said) == 1 and _direction(sa) == said and _direction(sb) not in (None, said):
+    if len(said) == 1 and fa.direction == said and fb.direction not in (None, said):
         return "the question compares the other way"
-    if "__both" in q_set and "INTERSECT" in sa and "UNION" in sb and "INTERSECT" not in sb:
+    ops_a, ops_b = fa.set_operations, fb.set_operations
+    if "__both" in q_set and "intersect" in ops_a and "union" in ops_b and "intersect" not in ops_b:
         return "the question asks for both"
     if (
         "__both" not in q_set
         and _OR.search(question)
-        and "UNION" in sa
-        and "INTERSECT" in sb
-        and "UNION" not in sb
+        and "union" in ops_a
+        and "intersect" in ops_b
+        and "union" not in ops_b
     ):
         return "the question asks for either"
-    for op, call in _AGGREGATES.items():  # "the total size" is no average, "the mean age" no total
-        if op in q_set and call.search(sa) and not call.search(sb):
+    for op in _AGGREGATES:  # "the total size" is no average, "the mean age" no total
+        if op in q_set and op in fa.realizes and op not in fb.realizes:
             return f"the question asks for the {op[2:]}"
     asked = counted_words(question)
     if asked:
-        ta, tb = _tallied(a), _tallied(b)
+        ta, tb = fa.tallied, fb.tallied
         if ta & asked and tb and not tb & asked:
             return "the question counts what it adds up"
     # (a column a value is compared with names the condition, not what the best returns: "with
     # 'white' as their color description"; nor one the rival sorts by: "the name of the tallest";
     # whatever the rival returns that the question says counts; aggregates are decided above)
-    if a.reads.value_only or b.reads.value_only:
+    if a.facts.value_only or b.facts.value_only:
         return None
     compared = {t for s in (*a.slots, *b.slots) if s.column for t in name_words(s.column)}
     ra, rb = _returned(a) - compared, _returned(b)
-    m = _ORDER_BY.search(sb)
-    sorted_by = {t for k in (m.group(1).split(",") if m else []) for t in name_words(k.split()[0].lower())}
+    sorted_by = {t for k in fb.order_keys for t in name_words(k)}
     if (q_set & ra) - rb - sorted_by - _GENERIC and not (q_set & rb) - ra:
         return "the question names what it returns"
     return None

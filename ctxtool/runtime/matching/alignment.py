@@ -21,46 +21,28 @@ from typing import Any
 
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime.matching.rescore import raise_words, set_factor
+from ctxtool.runtime.templates.facts import TemplateFacts
 
-_DISTINCT = re.compile(r"\bselect\s+distinct\b", re.I)  # not COUNT(DISTINCT x): the counted-thing check
-_ORDER_BY = re.compile(r"\border\s+by\b", re.I)
-_GROUP_BY = re.compile(r"\bgroup\s+by\s+([\w.\"]+(?:\s*,\s*[\w.\"]+)*)", re.I)
 _EACH = re.compile(r"\b(?:each|every|per)\s+(?:of\s+the\s+)?([a-z][\w-]*)", re.I)
-_ALIASES = re.compile(r"\b(?:from|join)\s+(\w+)(?:\s+as)?\s+(\w+)", re.I)
-_STRINGS = re.compile(r"'(?:[^']|'')*'")
 
 
-def _words(identifier: str) -> set[str]:
-    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", identifier).replace("_", " ")
-    return set(content_tokens(spaced))
-
-
-def groups_what_is_asked(question: str, sql: str) -> bool:
+def groups_what_is_asked(question: str, facts: TemplateFacts) -> bool:
     """Whether the SQL's GROUP BY columns are what "for each X" names (the column's or its table's
     words meet X): a GROUP BY of another thing does not explain "each"."""
-    m = _GROUP_BY.search(sql)
     asked = [set(content_tokens(w)) for w in _EACH.findall(question)]
-    if m is None or not asked:
+    if not facts.group_columns or not asked:
         return False
-    aliases = {a.lower(): t for t, a in _ALIASES.findall(sql)}
-    words: set[str] = set()
-    for col in m.group(1).split(","):
-        col = col.strip().strip('"')
-        words |= _words(col.split(".")[-1])
-        if "." in col:
-            words |= _words(aliases.get(col.split(".")[0].lower(), col.split(".")[0]))
-    return any(a & words for a in asked)
+    return any(a & facts.group_columns for a in asked)
 
 
-def sql_words(question: str, sql: str) -> set[str]:
+def sql_words(question: str, facts: TemplateFacts) -> set[str]:
     """The canonical tokens of the question that the SQL's constructs account for."""
-    bare = _STRINGS.sub("''", sql)
     out: set[str] = set()
-    if _DISTINCT.search(bare):
+    if facts.distinct_rows:
         out.add("__distinct")
-    if _ORDER_BY.search(bare):
+    if "__order" in facts.operators:
         out |= {"__order", "__asc", "__desc"}
-    if groups_what_is_asked(question, bare):
+    if groups_what_is_asked(question, facts):
         out.add("__each")
     return out
 
@@ -73,7 +55,7 @@ def realign(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None
         return
     if cand.checks < 0.999:
         return
-    extra = sql_words(question, cand.template.sql)
+    extra = sql_words(question, cand.template.facts)
     still = [t for t in cand.unexplained if t not in extra]
     if len(still) == len(cand.unexplained):
         return

@@ -21,7 +21,7 @@ from functools import lru_cache
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime.checks.columnnames import ColumnNames, returned_things, words_before
 from ctxtool.runtime.checks.grouping import grouped_otherwise, groups_asked
-from ctxtool.runtime.checks.returned import asks_count, count_only_to_order, joined_twice, output_of
+from ctxtool.runtime.checks.returned import asks_count, count_only_to_order, joined_twice
 from ctxtool.runtime.checks.shape import name_words
 from ctxtool.runtime.checks.usedvalues import (
     UNUSED_LOOKALIKE,
@@ -46,7 +46,6 @@ from ctxtool.runtime.matching.schemawords import (
     heads_of_read_columns,
     inside_name,
     name_of,
-    sql_operators,
     table_words,
 )
 from ctxtool.runtime.templates.compiled import Compiled, Slot
@@ -60,7 +59,6 @@ __all__ = [
     "FacetUse",
     "Matcher",
     "compound_parts",
-    "sql_operators",
     "table_words",
     "unused_weight",
 ]
@@ -176,9 +174,9 @@ class Matcher:
         # read asks for something else ("the number of books on one shelf")
         self.column_words = {id(t): t.column_words for t in templates}
         self.all_column_words: set[str] = set().union(*self.column_words.values()) if templates else set()
-        self.column_names = ColumnNames(c for t in templates for c in t.reads.columns)
+        self.column_names = ColumnNames(c for t in templates for c in t.facts.columns)
         # the words of each column's name, to tell which column a question sorts by
-        self.column_token_sets = {frozenset(name_words(c)) for t in templates for c in t.reads.columns}
+        self.column_token_sets = {frozenset(name_words(c)) for t in templates for c in t.facts.columns}
         self._returned: dict[int, set[str]] = {}
         self.schema_words = self.all_column_words | self.entity_words
         # the words of each table's columns, as the templates reading that table alone read them
@@ -186,7 +184,6 @@ class Matcher:
         for t in templates:
             if len(t.tables) == 1:
                 self._table_columns.setdefault(next(iter(t.tables)), set()).update(t.column_words)
-        self._sql_ops = {id(t): sql_operators(t.sql) for t in templates}
 
     def vocabulary(self) -> set[str]:
         return self.index.vocabulary()
@@ -197,7 +194,7 @@ class Matcher:
         words = self._returned.get(id(tpl))
         if words is None:
             words = set()
-            for c in tpl.reads.projected:
+            for c in tpl.facts.projected:
                 words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
             self._returned[id(tpl)] = words
         return words
@@ -234,10 +231,10 @@ class Matcher:
         """A facet's condition on a column the template returns beside others, when the question
         names that column once (for the condition): "names of members ranked above 3" asks for
         the names, not the names and ranks the listing returns."""
-        output = output_of(tpl.sql)
+        output = tpl.facts.output
         if output.width < 2:
             return False
-        returned = {c.split(".")[-1] for c in tpl.reads.projected} | output.aggregated
+        returned = {c.split(".")[-1] for c in tpl.facts.projected} | output.aggregated
         for slot in facet.slots:
             column = (slot.column or "").split(".")[-1]
             if column not in returned:
@@ -401,12 +398,12 @@ class Matcher:
         # what the SQL computes agrees with the question's operator words of that kind (never asks for
         # them); as explanation of the words too it gave 1.0 point more covered but 4 more wrong answers
         # on the Spider kit (near-duplicate templates that differ in the column counted)
-        by_sql = q_set & self._sql_ops.get(id(tpl), frozenset())
+        by_sql = q_set & tpl.facts.operators
         # "Which department ..." asks for the things themselves: a template returning rows (not one
         # value) answers it, and the names or ids it returns are what "which" asks for
         # (and a template's "Which ..." is what "the names of ..." asks)
         asked_which: set[str] = set()
-        if not tpl.reads.value_only:
+        if not tpl.facts.value_only:
             returned = self._returned_words(tpl)
             if "which" in q_set:
                 # (not "which" itself: "Which items have 'South' in their title?" would read as well
@@ -429,7 +426,7 @@ class Matcher:
                 fixed = {s.column for s in facet.slots if s.column and s.operator in _FIXES}
                 # a facet that fixes the very column the template returns makes the answer its own value;
                 # a second value for a column already fixed ("A or B") is no AND of two equalities
-                if fixed & (tpl.reads.projected | equal_to):
+                if fixed & (tpl.facts.projected | equal_to):
                     continue
                 fb = bind_slots(facet.slots, entities, f_used) if facet.slots else {}
                 if fb is None:
@@ -482,7 +479,7 @@ class Matcher:
             # weighted harmonic mean: words of the question nothing explains weigh most
             lexical = 1.0 / (0.55 / max(q_cov, 1e-6) + 0.45 / max(t_cov, 1e-6))
             # each check's factor, by name (the confidence model weighs them one by one)
-            output = output_of(tpl.sql)
+            output = tpl.facts.output
             factors: dict[str, float] = {"facets": 0.97 ** len(facets)}  # on a tie, the template alone
             reasons = []
             if empty_range([(tpl, bindings), *((fu.facet, fu.bindings) for fu in facets)], entities):
@@ -521,19 +518,19 @@ class Matcher:
             # "ordered by date of birth", "in descending order": rows in no order, or in the other
             # order, are not what was asked (an order the template gives unasked is harmless)
             wanted = {"desc"} if "__desc" in q_ops else {"asc"} if "__asc" in q_ops else set()
-            if ("__order" in q_set or wanted) and tpl.reads.order is None:
+            if ("__order" in q_set or wanted) and tpl.facts.order is None:
                 factors["order"] = ORDER_UNMET
                 reasons.append("the question asks for an order, the template returns rows in none")
-            elif wanted and tpl.reads.order not in wanted and "__desc" not in t_ops and "__asc" not in t_ops:
+            elif wanted and tpl.facts.order not in wanted and "__desc" not in t_ops and "__asc" not in t_ops:
                 factors["order"] = OPPOSITE
                 reasons.append("the question asks for the opposite order")
-            elif tpl.reads.order_key and self._orders_by_other(question, tpl.reads.order_key):
+            elif tpl.facts.order_key and self._orders_by_other(question, tpl.facts.order_key):
                 # "in order of last name" is not answered by rows sorted by first name
                 factors["order"] = ORDER_UNMET
                 reasons.append("the question sorts by another column than the template")
             # "the author with the most books" asks for who, not for how many: a template that
             # returns one aggregate value does not name the one with the most
-            if tpl.reads.value_only and _asks_who_has_the_most(question):
+            if tpl.facts.value_only and _asks_who_has_the_most(question):
                 factors["who"] = VALUE_FOR_WHO
                 reasons.append("the question asks which one has the most, the template returns a value")
             # the question names an entity (table) the template neither reads nor says: "average order
@@ -580,7 +577,7 @@ class Matcher:
             if (
                 output.width
                 and "count" not in output.aggregates
-                and "__count" in self._sql_ops.get(id(tpl), frozenset())
+                and "__count" in tpl.facts.operators
                 and asks_count(question)
             ):
                 factors["count"] = COUNT_NOT_RETURNED
@@ -593,16 +590,16 @@ class Matcher:
                 "__each" in q_set
                 and aggregate
                 and "__each" not in t_set
-                and not tpl.reads.grouped
+                and not tpl.facts.grouped
                 and "__each" not in by_facets
                 and (
-                    not (output.aggregates or tpl.reads.order)  # a bare listing computes nothing asked
+                    not (output.aggregates or tpl.facts.order)  # a bare listing computes nothing asked
                     or groups_asked(question, tpl.tables, tpl_words)
                 )
             ):
                 factors["grouping"] = UNGROUPED
                 reasons.append("the question asks per group, the template does not group")
-            elif tpl.reads.grouped and grouped_otherwise(question, tpl.sql, self.column_token_sets):
+            elif tpl.facts.grouped and grouped_otherwise(question, tpl.facts, self.column_token_sets):
                 factors["grouping"] = UNGROUPED
                 reasons.append("the question asks per group of another thing than the template")
             links = [entities[i].link for i, _ in bindings.values() if entities[i].link]

@@ -53,11 +53,11 @@ from ctxtool.runtime.checks.grounding import (
     listed_ends,
     lists_each,
     said_total,
-    sql_realizes,
 )
-from ctxtool.runtime.checks.shape import COUNT_DISTINCT, counted_head, counted_rows_of, name_words
+from ctxtool.runtime.checks.shape import counted_head
 from ctxtool.runtime.matching.rescore import raise_words, set_factor
 from ctxtool.runtime.question.spelling import edits1 as _edits1
+from ctxtool.runtime.templates.facts import TemplateFacts, name_words
 
 try:
     from lemminflect import getAllLemmas as _lemmas
@@ -229,11 +229,6 @@ def _reversed(q_tokens: list[str], t_tokens: list[str], schema: set[str]) -> boo
     return shared != [t for t in dict.fromkeys(t_tokens) if t in shared]
 
 
-# the end a query takes: MAX(col) / MIN(col), or ORDER BY col [ASC|DESC] LIMIT
-_END = re.compile(
-    r"\b(max|min)\s*\(\s*(?:distinct\s+)?([\w.\"]+)\s*\)|\border\s+by\s+([\w.\"]+)(\s+(?:asc|desc))?\s+limit\b",
-    re.I,
-)
 # a column of points in time ("the oldest" is its lowest) and of spans ("the longest" its highest),
 # as the content words of their names
 _DATED = frozenset(content_tokens("date year birth born birthday"))
@@ -244,17 +239,7 @@ def _is(word: str, kinds: frozenset[str]) -> bool:
     return any(word == k or word.endswith(k) for k in kinds)  # "milliseconds" is seconds
 
 
-@lru_cache(maxsize=20_000)
-def _ends(sql: str) -> tuple[tuple[bool, tuple[str, ...]], ...]:
-    bare = re.sub(r"'(?:[^']|'')*'", "''", sql)
-    out = []
-    for m in _END.finditer(bare):
-        up = m.group(1).lower() == "max" if m.group(1) else (m.group(4) or "").strip().lower() == "desc"
-        out.append((up, tuple(name_words((m.group(2) or m.group(3)).strip('"')))))
-    return tuple(out)
-
-
-def said_ends(q_tokens: list[str], sql: str) -> tuple[set[str], set[str]]:
+def said_ends(q_tokens: list[str], facts: TemplateFacts) -> tuple[set[str], set[str]]:
     """The question's words for an end that the SQL takes in its own terms, and the wording's end
     tokens they say: "the oldest" is the highest age or the earliest date, "the youngest" the lowest
     age or the latest date, "the longest" / "the shortest" the highest / lowest length, duration,
@@ -262,7 +247,7 @@ def said_ends(q_tokens: list[str], sql: str) -> tuple[set[str], set[str]]:
     q = set(q_tokens)
     said: set[str] = set()
     tokens: set[str] = set()
-    for up, words in _ends(sql):
+    for up, words in facts.ends:
         found: set[str] = set()
         if "age" in words:
             found.add("__min_date" if up else "__max_date")
@@ -313,20 +298,15 @@ def _degree_pairs(said: set[str], other: set[str], other_all: set[str]) -> tuple
     return set(), set()
 
 
-_GROUP_BY = re.compile(r"\bgroup\s+by\b", re.I)
-_GROUP_KEYS = re.compile(
-    r"\bgroup\s+by\s+(.+?)(?=\bhaving\b|\border\b|\blimit\b|\bunion\b|\)|$)", re.I | re.S
-)
 _KEY_WORDS = frozenset({"id", "cod"})  # a key's own word: "the card types" name a card_type_code
 
 
-def _grouped_by_asked(bare: str, q_tokens: set[str]) -> bool:
+def _grouped_by_asked(facts: TemplateFacts, q_tokens: set[str]) -> bool:
     """A GROUP BY key the question names in all its words (but a key's own "id" / "code")."""
-    for keys in _GROUP_KEYS.findall(bare):
-        for key in keys.split(","):
-            words = set(name_words(key.strip().strip('"'))) - _KEY_WORDS
-            if words and words <= q_tokens:
-                return True
+    for key in facts.group_keys:
+        words = set(key) - _KEY_WORDS
+        if words and words <= q_tokens:
+            return True
     return False
 
 
@@ -338,9 +318,8 @@ def _counts_distinct(question: str, tpl: Any) -> bool:
     head = counted_head(question)
     if head is None:
         return False
-    bare = re.sub(r"'(?:[^']|'')*'", "''", tpl.sql)
-    counted = {w for col in COUNT_DISTINCT.findall(bare) for w in name_words(col)}
-    return head in (counted or counted_rows_of(tpl.sql) or set())
+    counted = {w for col in tpl.facts.count_distinct for w in name_words(col)}
+    return head in (counted or tpl.facts.counted_rows)
 
 
 def sql_said_ops(
@@ -352,16 +331,15 @@ def sql_said_ops(
     of distinct X (:func:`_counts_distinct`). (Not "different" of any COUNT(DISTINCT ...) nor "for
     each" of any GROUP BY: on the Spider kit, 3 and 2 wrong answers more, "how many distinct X" of a
     count of another column, "the students of each sport" of a count per student.)"""
-    bare = re.sub(r"'(?:[^']|'')*'", "''", tpl.sql)
-    realized = sql_realizes(tpl.sql)
+    realized = tpl.facts.realizes
     out: set[str] = set()
-    grouped = bool(_GROUP_BY.search(bare))
+    grouped = tpl.facts.grouped
     if "__distinct" in unexplained and (
-        (grouped and _grouped_by_asked(bare, q_tokens)) or _counts_distinct(question, tpl)
+        (grouped and _grouped_by_asked(tpl.facts, q_tokens)) or _counts_distinct(question, tpl)
     ):
         out.add("__distinct")
     out |= {t for t in ("__count", "__sum", "__avg") if t in unexplained and t in realized}
-    order = tpl.reads.order
+    order = tpl.facts.order
     if order is not None and "one end" not in realized:  # rows listed in an order, not the first one
         out |= {t for t in ("__order", f"__{order}") if t in unexplained}
     return out
@@ -465,17 +443,17 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     q_ops = {t for t in q_tokens if t.startswith("__")}
     t_ops = {t for t in phrasing.tokens if t.startswith("__")}
     if clean:
-        t_done |= implied_ops(q_ops, t_ops, sql_realizes(tpl.sql)) & set(cand.missing)
+        t_done |= implied_ops(q_ops, t_ops, tpl.facts.realizes) & set(cand.missing)
         if "__count" in cand.unexplained and counted_measures(question, tpl.column_heads):
             q_done.add("__count")
     if op_clean:
-        ends, end_tokens = said_ends(q_tokens, tpl.sql)
+        ends, end_tokens = said_ends(q_tokens, tpl.facts)
         q_done |= ends & set(cand.unexplained)
         t_done |= end_tokens & set(cand.missing) if ends & set(cand.unexplained) else set()
         # the other way round: "the lowest age" of a template that says "the youngest"
         # (the question names the column the end is taken of, which the wording does not)
-        t_ends, q_end_tokens = said_ends(phrasing.tokens, tpl.sql)
-        end_words = {t for _, words in _ends(tpl.sql) for w in words for t in content_tokens(w)}
+        t_ends, q_end_tokens = said_ends(phrasing.tokens, tpl.facts)
+        end_words = {t for _, words in tpl.facts.ends for w in words for t in content_tokens(w)}
         if (
             t_ends & set(cand.missing)
             and q_end_tokens & set(cand.unexplained)
@@ -493,10 +471,10 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
             q_done |= b if flip else a
             t_done |= a if flip else b
         q_done |= sql_said_ops(set(cand.unexplained) - q_done, tpl, set(q_tokens), question)
-        if "__sum" in cand.missing and said_total(question, q_ops, t_ops, sql_realizes(tpl.sql)):
+        if "__sum" in cand.missing and said_total(question, q_ops, t_ops, tpl.facts.realizes):
             t_done.add("__sum")  # "how much ... in total" of the wording's "the total"
         # "from the most recent one" of rows the SQL lists latest first, and "in descending order"
-        _, t_kept = listed_ends(q_ops, t_ops, sql_realizes(tpl.sql))
+        _, t_kept = listed_ends(q_ops, t_ops, tpl.facts.realizes)
         if t_ops - t_kept:
             t_done |= (t_ops - t_kept) & set(cand.missing)
             q_done |= {"__asc", "__desc", "__order"} & set(cand.unexplained)
@@ -531,23 +509,11 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     raise_words(cand, matcher, max(q_cov, cand.q_cov), max(t_cov, cand.t_cov), still, missing)
 
 
-_CONSTANT = re.compile(r"(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.])")
-_LIMITS = re.compile(r"\b(?:limit|offset)\s+\d+", re.I)
-
-
 def _number(value: Any) -> float | None:
     try:
         return float(value)
     except (TypeError, ValueError):
         return None
-
-
-@lru_cache(maxsize=20_000)
-def sql_constants(sql: str) -> frozenset[float]:
-    """The numbers a query compares with as written in its text (not a placeholder, a quoted
-    string, a LIMIT or an OFFSET): a number the question states that is one of them is used."""
-    bare = _LIMITS.sub(" ", re.sub(r"'(?:[^']|'')*'", "''", sql))
-    return frozenset(float(m) for m in _CONSTANT.findall(bare))
 
 
 _UNUSED_REASON = "the question states values nothing uses: "
@@ -557,14 +523,14 @@ def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
     """A value the searches found for the verb a sentence of the question begins with ("Report the
     number...", "Provide the names...") is the instruction, not a value, and one found for an end the
     SQL takes (:func:`said_ends`: "the shortest") is that end, and a number the SQL compares with as
-    written (:func:`sql_constants`: "in two or more" of ``HAVING count(*) >= 2``) is used: none counts
+    written (``TemplateFacts.constants``: "in two or more" of ``HAVING count(*) >= 2``) is used: none counts
     against the candidate as a value nothing uses."""
     old = cand.factors.get("unused")
     if not old or not cand.unused:
         return
     said = _imperatives(question)
-    ends = said_ends(content_tokens(question), cand.template.sql)[0]
-    constants = sql_constants(cand.template.sql)
+    ends = said_ends(content_tokens(question), cand.template.facts)[0]
+    constants = cand.template.facts.constants
     if not said and not ends and not constants:
         return
     from ctxtool.runtime.matching.matcher import unused_weight

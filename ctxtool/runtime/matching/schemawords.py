@@ -17,27 +17,6 @@ def table_words(table: str) -> list[str]:
     return content_tokens(table.split(".")[-1].replace("_", " "))
 
 
-_SQL_OPERATORS = (
-    (re.compile(r"\bCOUNT\s*\(", re.I), "__count"),
-    (re.compile(r"\bAVG\s*\(", re.I), "__avg"),
-    (re.compile(r"\bSUM\s*\(", re.I), "__sum"),
-    (re.compile(r"\bMAX\s*\(|\bORDER\s+BY\s[^;]*\bDESC\s+LIMIT\b", re.I), "__max"),
-    (re.compile(r"\bMIN\s*\(|\bORDER\s+BY\s(?:(?!\bDESC\b)[^;])*\bLIMIT\b", re.I), "__min"),
-    (re.compile(r"\bDISTINCT\b", re.I), "__distinct"),
-    (re.compile(r"\bGROUP\s+BY\b", re.I), "__each"),
-    (re.compile(r"\bORDER\s+BY\b", re.I), "__order"),
-    (re.compile(r"\bNOT\b|\bEXCEPT\b|!=|<>", re.I), "__not"),
-)
-
-
-def sql_operators(sql: str) -> frozenset[str]:
-    """The operator tokens a template's SQL computes (a count, an average, distinct rows, groups, a
-    negation...): another view of what the template means, for operator words its wording does not
-    say ("Which rooms are not used?" of "Which rooms are free?" over ``NOT IN``). They only agree
-    with the question's words; a template is never asked to be stated by them."""
-    return frozenset(tok for rx, tok in _SQL_OPERATORS if rx.search(sql))
-
-
 COMPOUND_PART = 4  # the shortest word that explains a run-together word it ends or begins
 
 

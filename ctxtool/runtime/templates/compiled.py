@@ -18,6 +18,8 @@ from ctxtool.dialects import normalize
 from ctxtool.english.content import content_tokens
 from ctxtool.placeholders import find_sql_placeholders, find_text_placeholders
 from ctxtool.runtime.templates import sqlparts
+from ctxtool.runtime.templates.equivalence import Shape, shape_of
+from ctxtool.runtime.templates.facts import TemplateFacts, read_facts
 
 
 @dataclass
@@ -60,7 +62,8 @@ class Compiled:
     slots: list[Slot]
     phrasings: list[Phrasing]
     tables: set[str] = field(default_factory=set)
-    reads: sqlparts.Reads = field(default_factory=sqlparts.Reads)
+    facts: TemplateFacts = field(default_factory=TemplateFacts)  # what its SQL reads and computes
+    shape: Shape | None = None  # its canonical form, to tell the same query spelled otherwise
     dialect: str = "postgres"
 
     @property
@@ -68,7 +71,7 @@ class Compiled:
         """The content words of the columns the SQL reads (``destroyed_by_employee_id`` -> destroy,
         employee, id)."""
         out: set[str] = set()
-        for c in self.reads.columns:
+        for c in self.facts.columns:
             out.update(content_tokens(c.replace("_", " ")))
         return out
 
@@ -77,7 +80,7 @@ class Compiled:
         """The content words of the last word of each column the SQL reads (``hours_played`` ->
         play; ``widget_status_code`` -> code): what a column measures or holds, not whose it is."""
         out: set[str] = set()
-        for c in self.reads.columns:
+        for c in self.facts.columns:
             out.update(content_tokens(c.split("_")[-1]))
         return out
 
@@ -219,6 +222,14 @@ def remove_phrases(text: str, phrases: list[str]) -> str:
     return text
 
 
+def facts_of(sql: str, dialect: str = "postgres") -> TemplateFacts:
+    """The facts of one statement or condition (as :func:`compile_item` reads them)."""
+    dialect = normalize(dialect)
+    tree, snippet = sqlparts.analysis_tree(sql, dialect)
+    tables = sqlparts.tables_in(tree, snippet) if tree is not None else set()
+    return read_facts(tree, sql, dialect, snippet, tables)
+
+
 def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> Compiled:
     """Prepare one template (``kind="template"``) or facet (``"facet"``)."""
     dialect = normalize(dialect)
@@ -239,7 +250,11 @@ def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> C
     intent_values = align(intent, pintent, intent_ph)
     sql_values = align(concrete, psql, sql_ph)
     types = manifest_types(manifest, pintent, intent_ph)
-    columns, tables, reads = sqlparts.analyze_reads(psql, dialect)
+    tree, snippet = sqlparts.analysis_tree(psql, dialect)
+    columns = sqlparts.slot_columns_of(tree) if tree is not None else {}
+    tables = sqlparts.tables_in(tree, snippet) if tree is not None else set()
+    facts = read_facts(tree, psql, dialect, snippet, tables)
+    shape = shape_of(tree) if kind == "template" else None
 
     # one slot per distinct SQL placeholder
     slots: list[Slot] = []
@@ -302,6 +317,7 @@ def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> C
         slots=slots,
         phrasings=phrasings,
         tables=tables,
-        reads=reads,
+        facts=facts,
+        shape=shape,
         dialect=dialect,
     )

@@ -10,16 +10,43 @@ as the set of their tables and join equalities; anything else (a subquery, a set
 join, a table joined twice) must be equal as written. A table joined on its own key, named as the
 column it is joined with (``JOIN tags AS t3 ON t2.tag_id = t3.tag_id``), and read nowhere else only
 looks the key up: the query is the same without it (on the Spider train kit: +2 covered, no wrong answer more).
+
+Each query's canonical form (its :class:`Shape`) is made once, when the set is compiled; comparing
+two templates then only resolves the columns a query names without their table by the other
+query's qualification.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from dataclasses import dataclass, field
+from typing import Any
 
-import sqlglot
 from sqlglot import exp
 
-from ctxtool.runtime.checks.shape import name_words
+from ctxtool.runtime.templates.facts import SENTINEL, name_words
+
+__all__ = ["Shape", "same_query", "shape_of"]
+
+UNRESOLVED = "__unresolved__"  # the table of a column the other query's qualification resolves
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A plain query's canonical form: its tables, its inner joins' equalities and the rest of it
+    as text, with aliases resolved to tables; columns it names without their table among several
+    tables are left ``UNRESOLVED`` (``unresolved``), for the other query to resolve."""
+
+    tables: frozenset[str]
+    joins: frozenset[frozenset[str]]
+    text: str
+    unresolved: frozenset[str] = frozenset()
+    # column name -> the tables the query qualifies it with (what resolves the other's columns)
+    qualified: dict[str, frozenset[str]] = field(default_factory=dict, hash=False, compare=False)
+
+
+def _real(c: exp.Column) -> bool:
+    return not SENTINEL.fullmatch(c.name or "")
 
 
 def _tables(sel: exp.Select) -> dict[str, str] | None:
@@ -43,14 +70,14 @@ def _tables(sel: exp.Select) -> dict[str, str] | None:
     return out if len(set(names)) == len(names) else None
 
 
-def _columns(sel: exp.Select) -> dict[str, set[str]]:
+def _columns(sel: exp.Select) -> dict[str, frozenset[str]]:
     """Column name -> the tables the query qualifies it with (after resolving aliases)."""
     tables = _tables(sel) or {}
     out: dict[str, set[str]] = {}
     for c in sel.find_all(exp.Column):
-        if c.table:
+        if c.table and _real(c):
             out.setdefault(c.name.lower(), set()).add(tables.get(c.table.lower(), c.table.lower()))
-    return out
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _own_key(column: str, table: str) -> bool:
@@ -63,7 +90,7 @@ def _lookups_dropped(sel: exp.Select) -> exp.Select:
     """``sel`` without the inner joins that only look a key up: the joined table's one column read
     is its own key (:func:`_own_key`), named as the column it is joined with."""
     joins = list(sel.args.get("joins") or [])
-    if not joins or any(not c.table for c in sel.find_all(exp.Column)):
+    if not joins or any(not c.table for c in sel.find_all(exp.Column) if _real(c)):
         return sel  # a column named without its table may be the joined table's
     kept = []
     for j in joins:
@@ -91,23 +118,30 @@ def _lookups_dropped(sel: exp.Select) -> exp.Select:
     return sel
 
 
-def _canonical(sel: exp.Select, other: dict[str, set[str]]) -> tuple | None:
-    sel = _lookups_dropped(sel)
+def shape_of(tree: exp.Expression | None) -> Shape | None:
+    """The canonical form of a parsed query (placeholders as sentinels); None when it is no plain
+    SELECT over inner joins of distinct tables (such queries are the same only as written)."""
+    if not isinstance(tree, exp.Select):
+        return None
+    qualified = _columns(tree)
+    sel = _lookups_dropped(tree)
     tables = _tables(sel)
     if tables is None or any(s is not sel for s in sel.find_all(exp.Select)) or sel.find(exp.Subquery):
         return None
     own = set(tables.values())
     sel = sel.copy()
+    unresolved: set[str] = set()
     for c in sel.find_all(exp.Column):
+        if not _real(c):
+            continue
         name = c.name.lower()
         if c.table:
             table = tables.get(c.table.lower(), c.table.lower())
         elif len(own) == 1:
             table = next(iter(own))
-        elif len(other.get(name, ())) == 1 and next(iter(other[name])) in own:
-            table = next(iter(other[name]))
         else:
-            return None
+            table = UNRESOLVED
+            unresolved.add(name)
         c.set("table", exp.to_identifier(table))
         c.set("this", exp.to_identifier(name))
     joins = set()
@@ -121,25 +155,36 @@ def _canonical(sel: exp.Select, other: dict[str, set[str]]) -> tuple | None:
         j.set("on", None)
     sel.set("from_" if "from_" in sel.args else "from", None)
     sel.set("joins", None)
-    return (frozenset(own), frozenset(joins), sel.sql().lower())
+    return Shape(frozenset(own), frozenset(joins), sel.sql().lower(), frozenset(unresolved), qualified)
 
 
-def _parse(sql: str) -> exp.Expression | None:
-    try:
-        return sqlglot.parse_one(sql.strip().rstrip(";"), read="postgres")
-    except Exception:  # noqa: BLE001 - a query sqlglot cannot read is compared as written
-        return None
+def _column_text(table: str, name: str) -> str:
+    return exp.Column(this=exp.to_identifier(name), table=exp.to_identifier(table)).sql()
 
 
-@lru_cache(maxsize=4096)
-def same_query(a: str, b: str) -> bool:
-    """Whether the SQL ``a`` and ``b`` are the same query up to aliases, column qualifiers and the
-    order of inner joins (strict: anything this does not understand must be equal as written)."""
-    if " ".join(a.split()).lower() == " ".join(b.split()).lower():
+def _resolved(shape: Shape, other: Shape) -> tuple[frozenset[str], frozenset[frozenset[str]], str] | None:
+    """``shape`` with its unresolved columns qualified as ``other`` qualifies them (a valid query
+    names a column of exactly one of its tables); None when one cannot be resolved."""
+    text, joins = shape.text, shape.joins
+    for name in shape.unresolved:
+        tables = other.qualified.get(name, frozenset())
+        if len(tables) != 1 or next(iter(tables)) not in shape.tables:
+            return None
+        marker = re.compile(re.escape(_column_text(UNRESOLVED, name)) + r"(?![\w\"])")
+        real = _column_text(next(iter(tables)), name)
+        text = marker.sub(real, text)
+        joins = frozenset(frozenset(marker.sub(real, side) for side in pair) for pair in joins)
+    return shape.tables, joins, text
+
+
+def same_query(a: Any, b: Any) -> bool:
+    """Whether two compiled templates ask the same thing of the database: their SQL the same up to
+    aliases, column qualifiers and the order of inner joins (strict: anything their shapes do not
+    capture must be equal as written)."""
+    if " ".join(a.sql.split()).lower() == " ".join(b.sql.split()).lower():
         return True
-    pa, pb = _parse(a), _parse(b)
-    if not isinstance(pa, exp.Select) or not isinstance(pb, exp.Select):
+    sa, sb = a.shape, b.shape
+    if sa is None or sb is None:
         return False
-    ca, cb = _columns(pa), _columns(pb)
-    ka, kb = _canonical(pa, cb), _canonical(pb, ca)
+    ka, kb = _resolved(sa, sb), _resolved(sb, sa)
     return ka is not None and ka == kb

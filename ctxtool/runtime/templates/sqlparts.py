@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import sqlglot
@@ -20,6 +20,7 @@ from sqlglot import exp
 from ctxtool.dialects import normalize, positional_style, sqlglot_dialect
 from ctxtool.errors import InputError
 from ctxtool.placeholders import find_sql_placeholders
+from ctxtool.runtime.templates.facts import all_aliases, table_aliases
 
 _SENTINEL = re.compile(r"[`\"]?__ctxp_([a-z0-9_]+?)__[`\"]?")
 
@@ -80,30 +81,6 @@ def generate(tree: exp.Expression, dialect: str) -> str:
     return tree.sql(dialect=sqlglot_dialect(dialect))
 
 
-def table_aliases(select: exp.Select) -> dict[str, str]:
-    """Real table name (lower case) -> the name to qualify its columns with in ``select``'s scope."""
-    out: dict[str, str] = {}
-    sources = []
-    from_ = select.args.get("from_") or select.args.get("from")
-    if from_ is not None:
-        sources.append(from_.this)
-    for join in select.args.get("joins") or []:
-        sources.append(join.this)
-    for src in sources:
-        if isinstance(src, exp.Table):
-            out.setdefault(src.name.lower(), src.alias_or_name)
-    return out
-
-
-def all_aliases(tree: exp.Expression) -> dict[str, str]:
-    """Alias or name (lower case) -> real table name (lower case), over the whole statement."""
-    out: dict[str, str] = {}
-    for t in tree.find_all(exp.Table):
-        out[t.alias_or_name.lower()] = t.name.lower()
-        out.setdefault(t.name.lower(), t.name.lower())
-    return out
-
-
 @dataclass
 class SlotColumn:
     column: str | None  # "table.column" (lower case) the placeholder is compared with
@@ -125,8 +102,9 @@ _OPS = {
 }
 
 
-def _analysis_tree(sql: str, dialect: str) -> tuple[exp.Expression | None, bool]:
-    """The statement (or condition, wrapped in a SELECT) parsed with sentinels; None if unparsable."""
+def analysis_tree(sql: str, dialect: str) -> tuple[exp.Expression | None, bool]:
+    """The statement (or a facet's condition, wrapped in ``SELECT 1 WHERE``) parsed in ``dialect``
+    with its placeholders as sentinels, and whether it is a condition; None if it does not parse."""
     text, _ = to_sentinels(sql, dialect, "s")
     snippet = _is_snippet(sql)
     try:
@@ -135,84 +113,12 @@ def _analysis_tree(sql: str, dialect: str) -> tuple[exp.Expression | None, bool]
         return None, snippet
 
 
-@dataclass
-class Reads:
-    """What a statement reads and how it shapes the answer, for the matcher's checks."""
-
-    columns: set[str] = field(default_factory=set)  # column names (lower case), placeholders excluded
-    grouped: bool = False  # a GROUP BY anywhere
-    # ``table.column`` (lower case) the outermost SELECT returns as they are (not inside a function)
-    projected: set[str] = field(default_factory=set)
-    # the outermost ORDER BY: None (rows in no stated order), "asc" or "desc" (of its first key)
-    order: str | None = None
-    # the outermost SELECT returns aggregates only, in one row (``MAX(x)``, ``COUNT(*)``): a value
-    value_only: bool = False
-    # the column (lower case, no table) the outermost ORDER BY's first key is, bare; "" otherwise
-    order_key: str = ""
-
-
 def analyze(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str]]:
     """``(slot columns, tables)`` of a statement or condition, from one parse."""
-    slots, tables, _ = analyze_reads(sql, dialect)
-    return slots, tables
-
-
-def analyze_reads(sql: str, dialect: str) -> tuple[dict[str, SlotColumn], set[str], Reads]:
-    """:func:`analyze` plus the columns the statement reads and whether it groups (one parse)."""
-    tree, snippet = _analysis_tree(sql, dialect)
+    tree, snippet = analysis_tree(sql, dialect)
     if tree is None:
-        return {}, set(), Reads()
-    reads = Reads(
-        {c.name.lower() for c in tree.find_all(exp.Column) if c.name and not c.name.startswith("__ctxp_")},
-        tree.find(exp.Group) is not None,
-        set() if snippet else _projected(tree),
-        None if snippet else _order(tree),
-        not snippet and _value_only(tree),
-        "" if snippet else _order_key(tree),
-    )
-    return _slot_columns(tree), _tables(tree, snippet), reads
-
-
-def _projected(tree: exp.Expression) -> set[str]:
-    """The columns the outermost SELECT returns bare (``x`` or ``x AS y``), as ``table.column``."""
-    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
-    if select is None:
-        return set()
-    aliases = all_aliases(tree)
-    real = set(table_aliases(select))
-    out: set[str] = set()
-    for e in select.expressions:
-        col = e.this if isinstance(e, exp.Alias) else e
-        if not isinstance(col, exp.Column) or not col.name:
-            continue
-        table = aliases.get(col.table.lower(), col.table.lower()) if col.table else ""
-        if not table and len(real) == 1:
-            table = next(iter(real))
-        out.add(f"{table}.{col.name.lower()}" if table else col.name.lower())
-    return out
-
-
-def _value_only(tree: exp.Expression) -> bool:
-    if not isinstance(tree, exp.Select) or tree.args.get("group") or not tree.expressions:
-        return False
-    return all(isinstance(e.this if isinstance(e, exp.Alias) else e, exp.AggFunc) for e in tree.expressions)
-
-
-def _order(tree: exp.Expression) -> str | None:
-    order = tree.args.get("order")
-    if not isinstance(order, exp.Order) or not order.expressions:
-        return None
-    first = order.expressions[0]
-    return "desc" if isinstance(first, exp.Ordered) and first.args.get("desc") else "asc"
-
-
-def _order_key(tree: exp.Expression) -> str:
-    order = tree.args.get("order")
-    if not isinstance(order, exp.Order) or not order.expressions:
-        return ""
-    first = order.expressions[0]
-    key = first.this if isinstance(first, exp.Ordered) else first
-    return key.name.lower() if isinstance(key, exp.Column) and key.name else ""
+        return {}, set()
+    return slot_columns_of(tree), tables_in(tree, snippet)
 
 
 def slot_columns(sql: str, dialect: str) -> dict[str, SlotColumn]:
@@ -225,14 +131,17 @@ def tables_of(sql: str, dialect: str) -> set[str]:
     return analyze(sql, dialect)[1]
 
 
-def _tables(tree: exp.Expression, snippet: bool) -> set[str]:
+def tables_in(tree: exp.Expression, snippet: bool) -> set[str]:
+    """Real table names (lower case) of a parsed statement, CTE names excluded (a condition: the
+    tables its columns are qualified with)."""
     if snippet:
         return {c.table.lower() for c in tree.find_all(exp.Column) if c.table}
     ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
     return {t.name.lower() for t in tree.find_all(exp.Table) if t.name.lower() not in ctes}
 
 
-def _slot_columns(tree: exp.Expression) -> dict[str, SlotColumn]:
+def slot_columns_of(tree: exp.Expression) -> dict[str, SlotColumn]:
+    """For each placeholder key (``s1``, ``s2``...) of a parsed statement, what it is compared with."""
     aliases = all_aliases(tree)
     out: dict[str, SlotColumn] = {}
     for col in tree.find_all(exp.Column):
