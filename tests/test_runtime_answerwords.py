@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ctxtool.runtime.checks.conditions import inclusive_bound
 from ctxtool.runtime.checks.shape import aggregate_unsaid, asked_items, asks_for_two
-from ctxtool.runtime.matching.binding import Entity
 from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.compiled import compile_item
 
 
@@ -204,9 +204,9 @@ def test_an_id_the_template_names_and_the_question_does_not_ask():
 def test_a_word_taken_for_a_value_that_fills_no_slot_still_says_what_is_asked():
     from ctxtool.english.content import content_tokens
     from ctxtool.runtime.checks.shape import unasked_columns
-    from ctxtool.runtime.matching.binding import Entity
     from ctxtool.runtime.matching.matcher import Candidate
     from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
     from ctxtool.runtime.templates.compiled import compile_item
 
     tpl = compile_item(

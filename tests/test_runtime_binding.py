@@ -12,17 +12,12 @@ from typing import Any
 
 from ctxtool.english.content import content_tokens, operator_spans
 from ctxtool.runtime.checks.usedvalues import stated_by
-from ctxtool.runtime.matching.binding import (
-    Entity,
-    bind_slots,
-    entities_of,
-    param_value,
-    split_names,
-    stated_values,
-)
+from ctxtool.runtime.matching.binding import bind_slots, param_value
 from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.matching.stated import split_names, stated_values
 from ctxtool.runtime.question.linking import LinkedValue
 from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.question.values import Entity, entities_of
 from ctxtool.runtime.templates.compiled import compile_item, facts_of
 
 

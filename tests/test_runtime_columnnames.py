@@ -89,9 +89,9 @@ def named():
 
 
 def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None) -> dict:
-    from ctxtool.runtime.matching.binding import entities_of
     from ctxtool.runtime.question.linking import LinkedValue
     from ctxtool.runtime.question.literals import find_literals
+    from ctxtool.runtime.question.values import entities_of
 
     lits = find_literals(question)
     links = []

@@ -68,7 +68,7 @@ def test_everyday_words_only_resembling_a_name_are_not_that_name():
 
 
 def test_the_words_of_a_quoted_name_no_search_finds_whole_are_found_one_by_one():
-    from ctxtool.runtime.matching.binding import entities_of
+    from ctxtool.runtime.question.values import entities_of
 
     q = 'Which items did "Annika Bergqvist" buy?'
     linker = ValueLinker([{"query": "SELECT ...", "concept_type": "Shop Value"}], _Shop())

@@ -141,8 +141,9 @@ def test_compiled_template_reads_columns_and_grouping():
 
 
 def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
-    from ctxtool.runtime.matching.binding import Entity, bind_slots
+    from ctxtool.runtime.matching.binding import bind_slots
     from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
     data = {
         "templates": [
@@ -174,7 +175,8 @@ def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
 
 
 def test_a_code_never_fills_a_slot_of_names():
-    from ctxtool.runtime.matching.binding import Entity, compatibility
+    from ctxtool.runtime.matching.binding import compatibility
+    from ctxtool.runtime.question.values import Entity
     from ctxtool.runtime.templates.compiled import Slot
 
     city = Slot("1", "text", "city", None, "Porto")
@@ -257,9 +259,9 @@ def test_without_the_encoder_words_match_and_each_answer_says_so(monkeypatch):
 
 def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared_with():
     from ctxtool.parameterize import parameterize_set
-    from ctxtool.runtime.matching.binding import Entity
     from ctxtool.runtime.plan import ambiguity, own_reading
     from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
     data = {
         "templates": [

@@ -38,7 +38,9 @@ NAMED = {_words("shop id"), _words("widget id")}
 def test_group_key_words_are_the_group_columns_and_their_tables():
     assert facts_of(BY_WIDGET).group_key_words == _words("widget id name")
     # an unqualified column of a one-table query takes that table's words
-    assert facts_of("SELECT size, count(*) FROM widgets GROUP BY size").group_key_words == _words("widget size")
+    assert facts_of("SELECT size, count(*) FROM widgets GROUP BY size").group_key_words == _words(
+        "widget size"
+    )
     assert facts_of("SELECT widget_name FROM widgets").group_key_words == frozenset()
 
 

@@ -113,8 +113,8 @@ LIKE_SQL = "SELECT name FROM boat WHERE name LIKE '%' || $1 || '%'"
 
 
 def _like(question: str, nl: str):
-    from ctxtool.runtime.matching.binding import entities_of
     from ctxtool.runtime.question.literals import find_literals
+    from ctxtool.runtime.question.values import entities_of
 
     tpl = compile_item("template", 0, {"nl_query": nl, "sql": LIKE_SQL}, "postgres")
     matcher = Matcher([tpl], [], semantic=None)
@@ -154,9 +154,9 @@ def test_the_verb_a_wording_begins_with_is_an_instruction():
 
 
 def test_a_value_found_for_the_instruction_is_no_value():
-    from ctxtool.runtime.matching.binding import Entity
     from ctxtool.runtime.matching.rewording import instruction_values
     from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
     q = "How many sailors are there? Report the number."
     start = q.index("Report")
@@ -206,10 +206,10 @@ def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
 
 
 def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
-    from ctxtool.runtime.matching.binding import Entity
     from ctxtool.runtime.matching.matcher import Candidate
     from ctxtool.runtime.matching.rewording import instruction_values
     from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
     tpl = compile_item(
         "template",
@@ -243,10 +243,10 @@ def test_a_number_the_template_compares_with_as_written_is_used():
 
 
 def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
-    from ctxtool.runtime.matching.binding import Entity
     from ctxtool.runtime.matching.matcher import Candidate
     from ctxtool.runtime.matching.rewording import instruction_values
     from ctxtool.runtime.question.literals import Literal
+    from ctxtool.runtime.question.values import Entity
 
     tpl = compile_item(
         "template",

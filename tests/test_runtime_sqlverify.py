@@ -16,9 +16,10 @@ from ctxtool.runtime.checks.sqlverify import (
     name_words,
     reverse_pairs,
 )
-from ctxtool.runtime.matching.binding import Entity, own_table_value
+from ctxtool.runtime.matching.binding import own_table_value
 from ctxtool.runtime.matching.matcher import Candidate
 from ctxtool.runtime.question.linking import LinkedValue
+from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.compiled import compile_item
 from tests.backends import _pg_create, _pg_drop, unique_name
 

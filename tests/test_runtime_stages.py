@@ -12,8 +12,8 @@ from ctxtool.runtime.decide.confidence import confident
 from ctxtool.runtime.decide.decide import ask_back, choose
 from ctxtool.runtime.decide.previous import previous_candidate
 from ctxtool.runtime.execute import rows_text, run
-from ctxtool.runtime.matching.binding import Entity
 from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.question.values import Entity
 from tests.rt_support import offline_runtime
 
 SET = {

@@ -13,9 +13,9 @@ import pytest
 
 from ctxtool.english.content import content_tokens
 from ctxtool.english.tokens import lemma
-from ctxtool.runtime.matching.binding import Entity
 from ctxtool.runtime.matching.matcher import UNUSED_LOOKALIKE, UNUSED_VALUE, unused_weight
 from ctxtool.runtime.question.linking import LinkedValue
+from ctxtool.runtime.question.values import Entity
 from tests.backends import _pg_create, _pg_drop, unique_name
 
 

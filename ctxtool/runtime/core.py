@@ -28,13 +28,13 @@ from ctxtool.runtime.execute import rows_text
 from ctxtool.runtime.execute import run as execute_stage
 from ctxtool.runtime.llm import model as modelsql
 from ctxtool.runtime.llm.model import ModelRequired
-from ctxtool.runtime.matching.binding import Entity, entities_of
 from ctxtool.runtime.matching.matcher import Candidate, Matcher
 from ctxtool.runtime.plan import Plan, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.question.linking import ValueLinker
 from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.spelling import Speller
+from ctxtool.runtime.question.values import Entity, entities_of
 from ctxtool.runtime.templates.compiled import Compiled, compile_item
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence

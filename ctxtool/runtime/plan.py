@@ -10,14 +10,9 @@ from typing import Any
 
 from ctxtool.placeholders import find_text_placeholders
 from ctxtool.runtime.answer import FacetApplied, TemplateUse, jsonable
-from ctxtool.runtime.matching.binding import (
-    Entity,
-    _on_slot_column,
-    compatibility,
-    own_column_reading,
-    param_value,
-)
+from ctxtool.runtime.matching.binding import compatibility, on_slot_column, own_column_reading, param_value
 from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.compiled import Compiled, Slot
 
@@ -63,7 +58,7 @@ def own_reading(e: Entity, tables: set[str] | list[str], slot: Slot | None = Non
     the template reads, when that reading is as close."""
     if not e.link:
         return e
-    own = own_column_reading(e.link, slot) if slot and not _on_slot_column(e.link.column_key, slot) else None
+    own = own_column_reading(e.link, slot) if slot and not on_slot_column(e.link.column_key, slot) else None
     if own is not None and own.distance <= e.link.distance + 1e-6:
         rest = [e.link, *(a for a in e.link.alternatives if a is not own)]
         return replace(e, value=own.value, link=replace(own, alternatives=rest))
@@ -149,7 +144,7 @@ def ambiguity(cand: Candidate, entities: list[Entity], dialect: str) -> list[str
             continue
         close = [e.link, *(a for a in e.link.alternatives if a.distance <= e.link.distance + 1e-6)]
         # one value as close on the very column the SQL compares the slot with: that is the reading
-        pinned = {str(lv.value) for lv in close if _on_slot_column(lv.column_key, slot)}
+        pinned = {str(lv.value) for lv in close if on_slot_column(lv.column_key, slot)}
         if len(pinned) == 1:
             continue
         # readings on the template's own tables first, whichever value search found them first

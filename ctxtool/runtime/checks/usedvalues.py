@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.matching.binding import Entity
 from ctxtool.runtime.question.literals import NUMBER_WORDS, ORDINAL_WORDS
+from ctxtool.runtime.question.values import Entity
 
 # a value the question states that nothing uses: another question (a condition would be dropped)...
 UNUSED_VALUE = 0.45

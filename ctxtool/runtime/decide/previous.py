@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ctxtool.runtime.matching.binding import Entity, bind_slots
+from ctxtool.runtime.matching.binding import bind_slots
 from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.compiled import Compiled
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ctxtool.runtime.matching.binding import Entity
+from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.compiled import Compiled
 
 _LOWER = frozenset({"gt", "gte"})  # slot operators that bound a column from below / above

@@ -32,14 +32,7 @@ from ctxtool.runtime.checks.usedvalues import (
 )
 from ctxtool.runtime.checks.verify import OPPOSITE, operator_agreement
 from ctxtool.runtime.decide.confidence import calibrate
-from ctxtool.runtime.matching.binding import (
-    Entity,
-    adjacent_slots,
-    bind_slots,
-    overlapping,
-    split_names,
-    stated_values,
-)
+from ctxtool.runtime.matching.binding import adjacent_slots, bind_slots, overlapping
 from ctxtool.runtime.matching.composing import empty_range, or_between
 from ctxtool.runtime.matching.schemawords import (
     compound_parts,
@@ -48,6 +41,8 @@ from ctxtool.runtime.matching.schemawords import (
     name_of,
     table_words,
 )
+from ctxtool.runtime.matching.stated import split_names, stated_values
+from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.compiled import Compiled, Slot
 from ctxtool.runtime.templates.index import ItemIndex
 from ctxtool.runtime.templates.semantic import SemanticIndex, masked, placeholder_spans
