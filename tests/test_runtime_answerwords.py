@@ -5,8 +5,9 @@ turned wrong answers of drafted sets into declines; our own small templates (sai
 
 from __future__ import annotations
 
+from ctxtool.english.reading import asked_items
 from ctxtool.runtime.checks.conditions import inclusive_bound
-from ctxtool.runtime.checks.shape import aggregate_unsaid, asked_items, asks_for_two
+from ctxtool.runtime.checks.shape import aggregate_unsaid, asks_for_two
 from ctxtool.runtime.matching.matcher import Candidate
 from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.compiled import compile_item

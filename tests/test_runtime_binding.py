@@ -416,7 +416,7 @@ def test_a_word_that_ends_a_compound_is_that_compound():
 
 
 def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
-    from ctxtool.runtime.matching.schemawords import name_of
+    from ctxtool.english.reading import name_of
 
     assert name_of("List them with the name of the building.") == set(content_tokens("building"))
     assert name_of("What are all the room codes, room names, and room descriptions?") == set()

@@ -158,7 +158,7 @@ def test_not_only_but_also_says_both():
 
 
 def test_how_many_of_a_column_is_a_measure_not_a_count():
-    from ctxtool.runtime.checks.grounding import counted_measures
+    from ctxtool.english.reading import counted_measures
 
     tpl = _tpl("SELECT avg(sailing_hours) FROM sailor")
     assert counted_measures("How many hours do the sailors sail on average?", tpl.column_words)

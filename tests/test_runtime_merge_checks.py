@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.reading import counted_words, order_key_words
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.checks.shape import counted_thing, counted_words
+from ctxtool.runtime.checks.shape import counted_thing
 from ctxtool.runtime.decide.rivals import decided_against
-from ctxtool.runtime.matching.matcher import Candidate, order_key_words
+from ctxtool.runtime.matching.matcher import Candidate
 from ctxtool.runtime.templates.compiled import compile_item, facts_of
 from tests.rt_support import offline_runtime
 

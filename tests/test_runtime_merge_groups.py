@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.checks.grounding import counted_measures
+from ctxtool.english.reading import counted_head, counted_measures
 from ctxtool.runtime.checks.grouping import grouped_otherwise, groups_asked
-from ctxtool.runtime.checks.shape import counted_head
 from ctxtool.runtime.templates.compiled import compile_item, facts_of
 
 

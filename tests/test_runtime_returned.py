@@ -1,6 +1,6 @@
 """What a template returns against what the question asks to be returned (runtime/checks/returned.py)."""
 
-from ctxtool.runtime.checks.returned import asks_count, count_only_to_order
+from ctxtool.english.reading import asks_count, count_only_to_order
 from ctxtool.runtime.templates.compiled import facts_of
 
 

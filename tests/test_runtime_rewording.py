@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from ctxtool.english.spelling import edits1 as _edits1
+from ctxtool.english.tokens import is_verb
 from ctxtool.runtime.matching.matcher import Matcher
-from ctxtool.runtime.matching.rewording import _edits1, is_verb, reword
+from ctxtool.runtime.matching.rewording import reword
 from ctxtool.runtime.templates.compiled import compile_item, facts_of
 
 
@@ -17,11 +19,11 @@ def test_verbs_are_told_from_nouns():
 
 
 def test_a_word_after_a_relative_pronoun_is_a_verb():
-    from ctxtool.runtime.matching.rewording import _verb_in
+    from ctxtool.english.reading import verb_in
 
-    assert not is_verb("hold") and _verb_in("hold", "the sailors who hold a licence")
-    assert _verb_in("sail", "the boats that sail to Oslo") and not _verb_in("hold", "the hold of the boat")
-    assert not _verb_in("boat", "the harbours which boat owners use")  # English knows no verb "boat"
+    assert not is_verb("hold") and verb_in("hold", "the sailors who hold a licence")
+    assert verb_in("sail", "the boats that sail to Oslo") and not verb_in("hold", "the hold of the boat")
+    assert not verb_in("boat", "the harbours which boat owners use")  # English knows no verb "boat"
 
 
 def test_one_letter_slips():
@@ -140,10 +142,10 @@ def test_the_template_words_of_a_like_are_asked_when_the_question_says_none():
 
 
 def test_the_verb_a_wording_begins_with_is_an_instruction():
-    from ctxtool.runtime.matching.rewording import _imperatives
+    from ctxtool.english.reading import imperatives
 
-    assert _imperatives("Report the names of all sailors. Compute their number.") == {"report", "comput"}
-    assert _imperatives("What is the name of the sailor?") == frozenset()
+    assert imperatives("Report the names of all sailors. Compute their number.") == {"report", "comput"}
+    assert imperatives("What is the name of the sailor?") == frozenset()
     q = "What are the names of all sailors?"
     tpl_sql = "SELECT name FROM sailor"
     matcher, cand = _matcher_and_candidate(q, tpl_sql, "Report the names of all sailors.")

@@ -89,3 +89,23 @@ def lemma(word: str) -> tuple[str, str | None]:
         if pos in forms:
             return forms[pos][0], None
     return word, None
+
+
+@lru_cache(maxsize=20_000)
+def is_verb(word: str) -> bool:
+    """Whether an English word is read as a verb: lemminflect knows it only as one ("spend",
+    "receive"), or it is a verb's inflected form that is no noun's ("spent", "earned", "held")."""
+    if _lemmas is None or not word.isalpha():
+        return False
+    forms = _lemmas(word)
+    if "VERB" not in forms:
+        return False
+    if "NOUN" not in forms and "ADJ" not in forms:
+        return True
+    verb = forms["VERB"][0]
+    return verb != word and word.endswith(("ed", "ing")) and forms.get("NOUN", (word,))[0] == word
+
+
+def lemma_forms(word: str) -> dict[str, tuple[str, ...]]:
+    """Every reading lemminflect knows of an English word, by part of speech (empty when none)."""
+    return _lemmas(word) if _lemmas is not None else {}

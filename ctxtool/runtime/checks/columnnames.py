@@ -18,7 +18,8 @@ from collections.abc import Iterable, Set
 from typing import Any
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.matching.rewording import _surface, is_verb  # the question's words by content token
+from ctxtool.english.reading import surface, words_before
+from ctxtool.runtime.matching.rewording import is_verb  # the question's words by content token
 
 __all__ = ["ColumnNames", "returned_things", "words_before"]
 
@@ -35,15 +36,6 @@ def returned_things(tpl: Any) -> set[str]:
     return out
 
 
-def words_before(question: str, spans: Iterable[tuple[int, int]]) -> set[str]:
-    """The content token of the word right before each span of ``question`` (a value's place)."""
-    out: set[str] = set()
-    for start, _ in spans:
-        last = re.findall(r"[A-Za-z]+", question[:start])[-1:]
-        out.update(content_tokens(last[0]) if last else [])
-    return out
-
-
 class ColumnNames:
     """The columns the set's queries read, by the words of their names."""
 
@@ -53,9 +45,9 @@ class ColumnNames:
         for name in set(columns):
             parts = [(w.lower(), content_tokens(w)) for w in re.split(r"[_\W]+", name) if w]
             words = frozenset(t for _, tokens in parts for t in tokens)
-            for surface, tokens in parts:
+            for written, tokens in parts:
                 for t in tokens:
-                    self._named.setdefault(t, []).append((words - {t}, is_verb(surface)))
+                    self._named.setdefault(t, []).append((words - {t}, is_verb(written)))
 
     def only_in_passing(
         self, question: str, words: set[str], q_set: set[str], before_values: Set[str] = frozenset()
@@ -65,16 +57,16 @@ class ColumnNames:
         verb or the column's name does; or it is a verb right before a value the template compares
         with a column of that word ("the widget named 'Zed'" of a ``name`` slot: ``before_values``),
         which says what kind of value it is."""
-        surface = _surface(question)
+        written = surface(question)
         out: set[str] = set()
         for w in words:
-            if w in before_values and is_verb(surface.get(w, w)):
+            if w in before_values and is_verb(written.get(w, w)):
                 out.add(w)
                 continue
             named = self._named.get(w)
             if not named or any(not rest or rest & q_set for rest, _ in named):
                 continue
-            said = surface.get(w, w)
+            said = written.get(w, w)
             if re.search(
                 rf"\b(?:is|are|was|were|be|been|being)\s+(?:not\s+)?{re.escape(said)}\b", question, re.I
             ):

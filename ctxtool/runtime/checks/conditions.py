@@ -17,8 +17,8 @@ from functools import lru_cache
 from typing import Any
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.checks.grounding import _CONTRACTED_NOT
-from ctxtool.runtime.checks.shape import _words_meet, name_words
+from ctxtool.english.reading import CONTRACTED_NOT, words_meet
+from ctxtool.runtime.checks.shape import name_words
 from ctxtool.runtime.checks.verify import _AXES
 
 LINK_SPELLING = 0.75  # the stored value must read like the words the question wrote
@@ -47,7 +47,7 @@ def _says_not(text: str) -> bool:
 
 
 def _negated(text: str) -> bool:
-    return _says_not(text) or bool(_CONTRACTED_NOT.search(text))
+    return _says_not(text) or bool(CONTRACTED_NOT.search(text))
 
 
 def contracted_negation(question: str, phrasing_text: str, q_tokens: set[str] | None = None) -> str | None:
@@ -57,7 +57,7 @@ def contracted_negation(question: str, phrasing_text: str, q_tokens: set[str] | 
     t_tok = _says_not(phrasing_text)
     if q_tok != t_tok:
         return None  # the word checks saw it already
-    q = q_tok or bool(_CONTRACTED_NOT.search(question))
+    q = q_tok or bool(CONTRACTED_NOT.search(question))
     t = _negated(phrasing_text)
     if q == t:
         return None
@@ -121,7 +121,7 @@ def value_of_other_table(q_tokens: set[str], cand: Any, entities: list[Any]) -> 
         if lv.column_key == slot_key or any(a.column_key == slot_key for a in lv.alternatives):
             continue
         own, theirs = set(name_words(slot_key.split(".")[0])), set(name_words(lv.column_key.split(".")[0]))
-        named = _words_meet(q_tokens, theirs - own) and not _words_meet(q_tokens, own - theirs)
+        named = words_meet(q_tokens, theirs - own) and not words_meet(q_tokens, own - theirs)
         if lv.distance > 0 or named:
             return f"'{e.text}' is a value of {lv.column_key}, the template's slot is {slot_key}"
     return None

@@ -17,18 +17,13 @@ import re
 from typing import Any
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.reading import CONTRACTED_NOT, counted_measures
 from ctxtool.runtime.checks.verify import _AXES, operator_agreement
 from ctxtool.runtime.matching.rescore import set_factor
 from ctxtool.runtime.templates.facts import TemplateFacts
 
 # the token of no known direction on each axis a SQL construct realizes (grounded_ops)
 _NEUTRAL = {"extreme": "__superlative", "compare": "__comparative", "recency": "__recency", "time": "__timed"}
-_CONTRACTED_NOT = re.compile(
-    r"\b(?:do|does|did|is|are|was|were|has|have|had|ca|could|would|should|wo|must|need)n[’']?t\b|\bcannot\b",
-    re.I,
-)
-
-
 # axes one SQL construct realizes: an ORDER BY (with a LIMIT, or MIN/MAX) puts an end first, whether
 # the words say "the highest", "the youngest" or "the first"; a comparison operator compares a number
 # or a date
@@ -103,19 +98,6 @@ _OPERATOR_REASON = "the question and the template disagree on: "
 _NUMBER_OF = re.compile(r"\b([a-z]+)\s+numbers?\s+of\b", re.I)
 _TOTAL = re.compile(r"\btotal\b", re.I)
 _NOT_ONLY = re.compile(r"\bnot\s+only\b(?=.*\bbut\b)", re.I | re.S)
-
-
-_COUNT_OF = re.compile(r"\b(?:how\s+many|numbers?\s+of)\s+(?:the\s+)?([a-z]+)", re.I)
-
-
-def counted_measures(question: str, columns: set[str]) -> bool:
-    """Every "how many X" / "the number of X" of the question names a column the SQL reads
-    (``columns``: their content words; "how many hours do the players train", "the average number
-    of stars", "ordered by number of sales"): X is a measure the rows hold, not a thing counted."""
-    found = _COUNT_OF.findall(question)
-    if not found:
-        return False
-    return all(set(content_tokens(w)) and set(content_tokens(w)) <= columns for w in found)
 
 
 def implied_ops(question_ops: set[str], template_ops: set[str], realized: frozenset[str]) -> set[str]:
@@ -205,7 +187,7 @@ def grounded_operators(
             q_ops.add("__both")
     if ("__not" in q_ops) != ("__not" in t_ops):
         other = text if "__not" in q_ops else question
-        if _CONTRACTED_NOT.search(other):
+        if CONTRACTED_NOT.search(other):
             q_ops.add("__not")
             t_ops.add("__not")
     realized = tpl.facts.realizes

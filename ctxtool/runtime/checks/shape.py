@@ -10,69 +10,24 @@ these checks read the outer SELECT and the column names, not the WHERE; both are
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.checks.grounding import counted_measures
+from ctxtool.english.reading import (
+    asked_for,
+    asked_items,
+    counted_head,
+    counted_measures,
+    counted_words,
+    words_meet,
+)
+from ctxtool.english.spelling import slipped
 from ctxtool.runtime.templates.facts import name_words
 
 # generic words of a column name: what remains says what the column holds
 _GENERIC = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
 _NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
 _ID_WORDS = frozenset({"id"})
-# the words that say a count: "how many", "the number of", "count the total number of"
-_COUNT_LEAD = r"\b(?:how\s+many|(?:total\s+)?number\s+of|count\s+of|count(?:\s+the)?(?:\s+total)?(?:\s+number\s+of)?)\s+"
-_COUNT_PHRASE = re.compile(
-    _COUNT_LEAD
-    + r"(?:the\s+|all\s+(?:the\s+)?)?(?:different\s+|distinct\s+|unique\s+|kinds?\s+of\s+|types?\s+of\s+)?"
-    r"([a-z][\w-]*)(?:\s+([a-z][\w-]*))?",
-    re.I,
-)
-
-
-def _words_meet(said: set[str], words: set[str]) -> bool:
-    """A word of ``said`` is one of ``words``, or one is the other's abbreviation (mem / member)."""
-    for a in said:
-        for b in words:
-            if a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a))):
-                return True
-    return False
-
-
-@lru_cache(maxsize=20_000)
-def counted_words(text: str) -> set[str] | None:
-    """What "how many X" / "the number of distinct X" counts: the content words of X (None when the
-    text counts nothing)."""
-    m = _COUNT_PHRASE.search(text)
-    if m is None:
-        return None
-    words = {t for g in m.groups() if g for t in content_tokens(g) if not t.startswith("__")}
-    return words or None
-
-
-_COUNTED_PHRASE = re.compile(_COUNT_LEAD + r"((?:[A-Za-z][\w-]*\s*){1,6})", re.I)
-# words that end the noun phrase a count is of ("how many widgets *have* parts")
-_PHRASE_END = frozenset(
-    "are is was were have has had do does did in of for with without that who which whose where when "
-    "there by on at from to into under over after before since during between among about and or but "
-    "than as per each not no any".split()
-)
-
-
-def counted_head(text: str) -> str | None:
-    """The head noun of what "how many X" counts: the last word before a verb or preposition
-    ("how many project members were ...": member; "how many widgets have parts": widget)."""
-    m = _COUNTED_PHRASE.search(text)
-    if m is None:
-        return None
-    phrase: list[str] = []
-    for w in m.group(1).split():
-        if w.lower() in _PHRASE_END:
-            break
-        phrase.append(w)
-    words = [t for w in phrase for t in content_tokens(w) if not t.startswith("__")]
-    return words[-1] if words else None
 
 
 def _counted_column_words(tpl: Any) -> set[str] | None:
@@ -100,19 +55,19 @@ def counted_thing(question: str, tpl: Any) -> str | None:
         return None
     own = [w for w in (counted_words(p.text) for p in tpl.phrasings) if w]
     rows = set(tpl.facts.counted_rows)
-    if rows and any(_words_meet(w, rows) for w in own):
+    if rows and any(words_meet(w, rows) for w in own):
         # the thing the question counts is another of the template's tables ("how many widgets
         # have parts" of ``widget_parts``); a word the schema does not name may be a synonym
         head = counted_head(question)
         tables = {w for t in tpl.tables for w in name_words(t)}
-        if head and not _words_meet({head}, rows) and _words_meet({head}, tables):
+        if head and not words_meet({head}, rows) and words_meet({head}, tables):
             return f"the question counts {head}, the template counts {'/'.join(sorted(rows))}"
     col_words = _counted_column_words(tpl)
     if not col_words:
         return None
-    if not own or not any(_words_meet(w, col_words) for w in own):
+    if not own or not any(words_meet(w, col_words) for w in own):
         return None
-    if _words_meet(asked, col_words) or any(asked <= w for w in own):
+    if words_meet(asked, col_words) or any(asked <= w for w in own):
         return None
     return f"the question counts {'/'.join(sorted(asked))}, the template counts distinct {'/'.join(sorted(col_words))}"
 
@@ -150,7 +105,7 @@ def unasked_columns(q_tokens: set[str], cand: Any, entities: list[Any]) -> list[
             continue  # a cryptic column, or one the template's wording does not name either
         if all_words & _GENERIC & said or (all_words & _NAMES and said & _NAMES):
             continue  # "the ids", "the full names": asked by the kind of column
-        if not _words_meet(said, words) and not _said_otherwise(said, name_words(name)):
+        if not words_meet(said, words) and not _said_otherwise(said, name_words(name)):
             out.append(name)
     return out
 
@@ -158,23 +113,10 @@ def unasked_columns(q_tokens: set[str], cand: Any, entities: list[Any]) -> list[
 def _said_otherwise(said: set[str], words: list[str]) -> bool:
     """The question names the column in one word ("classrooms" of ``class_room``) or with a letter
     slipped ("salaray" of ``salary``)."""
-    from ctxtool.runtime.matching.rewording import _spelled
-
     joined = "".join(w for w in words if w not in _ID_WORDS)
     if len(words) > 1 and any(a.startswith(joined) for a in said):
         return True
-    return any(_spelled(a, b) for a in said for b in words)
-
-
-_ASKED = re.compile(
-    r"(?:\b([a-z]+)\s+)?\b(names?|ids?|titles?)\s+(?:of|for)\s+"
-    r"(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+|any\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*){0,2})",
-    re.I,
-)
-_NOT_A_THING = frozenset(
-    {"the", "all", "first", "last", "full", "their", "its", "his", "her", "and", "distinct"}
-)
-_KIND = {"name": "name", "names": "name", "title": "name", "titles": "name", "id": "id", "ids": "id"}
+    return any(slipped(a, b) for a in said for b in words)
 
 
 def _column_kind(col: str) -> str | None:
@@ -190,25 +132,12 @@ _IDS = re.compile(r"\bids\b", re.I)
 _NAMED = re.compile(r"\b(?:names?|titles?)\b", re.I)
 
 
-@lru_cache(maxsize=20_000)
-def _asked(text: str) -> tuple[str, set[str]] | None:
-    """What a text asks for: ("name" | "id", the words of the thing) of "the names of X" (up to
-    three words after "of") or "the X name of ..." (the word before)."""
-    m = _ASKED.search(text)
-    if m is None:
-        return None
-    before = m.group(1)
-    words = before if before and before.lower() not in _NOT_A_THING else m.group(3)
-    thing = {t for t in content_tokens(words) if not t.startswith("__")}
-    return (_KIND[m.group(2).lower()], thing) if thing else None
-
-
 def asked_entity(question: str, cand: Any, entity_words: set[str]) -> str | None:
     """A reason when the question asks for the names (ids, titles) of one thing and the template's
     wording for those of another that its SQL reads ("the names of projects" against "the names of
     scientists who ..."), or when it asks for ids and the template returns names only (or the
     reverse). The thing must be one of the set's tables, so a word of no table decides nothing."""
-    asked = _asked(question)
+    asked = asked_for(question)
     tpl = cand.template
     if asked is None and _IDS.search(question) and not _NAMED.search(question):
         asked = ("id", set())  # "... List the customer ids."
@@ -229,14 +158,14 @@ def asked_entity(question: str, cand: Any, entity_words: set[str]) -> str | None
     for t in tpl.tables:
         read |= set(name_words(t))
     for p in tpl.phrasings:
-        own = _asked(p.text)
+        own = asked_for(p.text)
         if own is None or own[0] != kind:
             continue
-        if _words_meet(of, own[1]):
+        if words_meet(of, own[1]):
             return None
         if of & read and not own[1] & read:
             return None  # the template's thing is none of its tables: "the names of people who ..."
-    if not any(_asked(p.text) for p in tpl.phrasings):
+    if not any(asked_for(p.text) for p in tpl.phrasings):
         return None
     return f"the question asks for the {kind}s of {'/'.join(sorted(of))}, the template for those of another"
 
@@ -316,7 +245,7 @@ def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "
             if not _LABEL_WORDS & set(words := name_words(col))
             for w in words
         }
-        if said and _words_meet(said, held):
+        if said and words_meet(said, held):
             return None
         return "the question asks how many, the template returns rows"
     if "__count" in q_tokens or _ASKS_COUNT.search(question):
@@ -329,52 +258,14 @@ def count_or_rows(question: str, q_tokens: set[str], tpl: Any, phrasing: str = "
     return None
 
 
-# what a question asks for comes first ("What are the X and their Y ..."), before the words that
-# say of which rows (a relative word, a preposition, a verb)
-_ASK_HEAD = re.compile(
-    r"^\s*(?:what\s+(?:are|is|were|was)|which|show|list|find|give(?:\s+me)?|return|tell\s+me|report|display"
-    r"|get)\b\s*(?:the\s+|all\s+(?:the\s+)?|me\s+)?",
-    re.I,
-)
-_ASK_END = re.compile(
-    r"\b(?:who|that|which|whose|where|whom|when|with|in|from|for|by|of|on|at|than|to|under|over|if|are|is"
-    r"|was|were|has|have|do|does|did|ordered|sorted|order|sort)\b",
-    re.I,
-)
 _TWO_ASKED = re.compile(r"\b([a-z]\w+)\s*(?:,|\band\b)\s*(?:their\s+|its\s+|the\s+|also\s+)?([a-z]\w+)", re.I)
 
 
-_SENTENCE = re.compile(r"[^.?!;]+")
-_PLEASE = re.compile(r"^\s*(?:please|also|and|then|now)\s+", re.I)
-_ITEM_SEP = re.compile(r"\s*,\s*(?:and\s+|as\s+well\s+as\s+)?|\s+(?:and|as\s+well\s+as)\s+", re.I)
-_ITEM_LEAD = re.compile(r"^(?:their|its|his|her|the|also|all|each|every)\s+", re.I)
-_FULL_NAME = re.compile(r"\bfull\s+names?\b", re.I)
 # every column of the rows ("all information regarding instructors")
 _ALL_OF_IT = re.compile(
     r"^(?:all\s+)?(?:the\s+)?(?:information|info)(?:\s+(?:regarding|about|concerning|on)\b.*)?$", re.I
 )
 _KEY_ITEM = re.compile(r"\b(?:ids?|codes?)$", re.I)
-
-
-def asked_items(question: str) -> list[str]:
-    """The things a question asks for, as its first words list them ("What are the names, ages and
-    cities of ..." -> names, ages, cities; "Please list the city name and its GDP." -> city name,
-    GDP), in the sentence that asks most of them; "the full name" is two (a first and a last)."""
-    best: list[str] = []
-    for sentence in _SENTENCE.findall(question):
-        head = _ASK_HEAD.match(_PLEASE.sub("", sentence))
-        if head is None:
-            continue
-        rest = _PLEASE.sub("", sentence)[head.end() :]
-        end = _ASK_END.search(rest)
-        span = (rest[: end.start()] if end else rest).strip()
-        items = [_ITEM_LEAD.sub("", i.strip()) for i in _ITEM_SEP.split(span)]
-        items = [i for i in items if re.match(r"[a-z]\w", i, re.I)]
-        if len(items) == 1 and _FULL_NAME.search(items[0]):
-            items = [items[0], items[0]]
-        if len(items) > len(best):
-            best = items
-    return best
 
 
 def asks_for_two(question: str, tpl: Any) -> str | None:
@@ -447,8 +338,8 @@ def age_end(question: str, tpl: Any) -> str | None:
     if any(w.startswith(a) or (len(w) >= 3 and a.startswith(w)) for w in words for a in _AGE_WORDS):
         return None
     tables = {w for t in tpl.tables for w in name_words(t)}
-    own = {w for w in words if not _words_meet({w}, tables)}  # mem_rating of member: rating
-    if m.group(1) and _words_meet(set(content_tokens(m.group(1))), own):
+    own = {w for w in words if not words_meet({w}, tables)}  # mem_rating of member: rating
+    if m.group(1) and words_meet(set(content_tokens(m.group(1))), own):
         return None
     return f"the question asks for the {m.group(0).split()[0].lower()}, the SQL orders by {', '.join(cols)}"
 
@@ -477,7 +368,7 @@ def asked_not_returned(question: str, tpl: Any) -> str | None:
         if re.match(r"(?:how|which|what)\b", item, re.I) or "(" in item:
             continue
         said = {t for t in content_tokens(item) if not t.startswith("__")} - _GENERIC
-        if not said or _words_meet(said, returned_words) or (len(items) == 1 and _words_meet(said, tables)):
+        if not said or words_meet(said, returned_words) or (len(items) == 1 and words_meet(said, tables)):
             continue  # one thing asked that is a table's: the rows themselves ("the attractions visited")
         for col in sorted(tpl.facts.columns):
             name = col.split(".")[-1]
@@ -506,9 +397,9 @@ def returned_unlisted(question: str, tpl: Any) -> str | None:
     tables = {w for t in tpl.tables for w in name_words(t)}
     for col in sorted(tpl.facts.projected):
         words = set(name_words(col.split(".")[-1])) - _GENERIC
-        words = {w for w in words if not _words_meet({w}, tables)}
-        if not words or "id" in words or _words_meet(words, listed):
+        words = {w for w in words if not words_meet({w}, tables)}
+        if not words or "id" in words or words_meet(words, listed):
             continue
-        if _words_meet(words, said):
+        if words_meet(words, said):
             return f"the question asks for {', '.join(items)}, the template returns {col.split('.')[-1]}"
     return None

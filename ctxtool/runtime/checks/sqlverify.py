@@ -19,6 +19,7 @@ import re
 from collections.abc import Container
 from typing import Any
 
+from ctxtool.english.reading import counted_words
 from ctxtool.runtime.checks.conditions import (
     both_values_one_slot,
     compared_both_ways,
@@ -40,7 +41,6 @@ from ctxtool.runtime.checks.shape import (
     asks_for_two,
     count_or_rows,
     counted_thing,
-    counted_words,
     extra_measure,
     name_words,
     one_number,

@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.reading import counted_words
 from ctxtool.identifiers import split_compound
-from ctxtool.runtime.checks.shape import counted_words
 from ctxtool.runtime.decide.confidence import VERBATIM_APART
 from ctxtool.runtime.templates.facts import name_words
 

@@ -16,12 +16,19 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ctxtool.english.content import content_tokens
-from ctxtool.runtime.checks.columnnames import ColumnNames, returned_things, words_before
+from ctxtool.english.reading import (
+    asks_count,
+    asks_who_has_the_most,
+    count_only_to_order,
+    joined_twice,
+    name_of,
+    order_key_words,
+    words_before,
+)
+from ctxtool.runtime.checks.columnnames import ColumnNames, returned_things
 from ctxtool.runtime.checks.grouping import grouped_otherwise, groups_asked
-from ctxtool.runtime.checks.returned import asks_count, count_only_to_order, joined_twice
 from ctxtool.runtime.checks.shape import name_words
 from ctxtool.runtime.checks.usedvalues import (
     UNUSED_LOOKALIKE,
@@ -38,7 +45,6 @@ from ctxtool.runtime.matching.schemawords import (
     compound_parts,
     heads_of_read_columns,
     inside_name,
-    name_of,
     table_words,
 )
 from ctxtool.runtime.matching.stated import split_names, stated_values
@@ -115,27 +121,6 @@ class Candidate:
     evidence: float = 0.0  # meaning x words x checks, before calibration (``score`` is the confidence)
     factors: dict[str, float] = field(default_factory=dict)  # the checks one by one (their product)
     apart: set[int] = field(default_factory=set)  # templates the question tells apart (rivals.py)
-
-
-# "ordered by their last name", "in order of height": the column the question sorts by
-_ORDER_KEY = re.compile(
-    r"\b(?:order(?:ed)?|sort(?:ed)?|rank(?:ed)?|arranged)\s+(?:by|of|on)\s+(?:the\s+|their\s+|its\s+)?"
-    r"([a-z]+(?:\s+[a-z]+){0,2}?)(?=\s*(?:[,.;:?!]|$|\b(?:and|in|from|with|then|for)\b))",
-    re.I,
-)
-
-
-@lru_cache(maxsize=4096)
-def order_key_words(question: str) -> frozenset[str]:
-    """The content words of the column a question sorts by ("ordered by last name": last, name)."""
-    m = _ORDER_KEY.search(question)
-    return frozenset(content_tokens(m.group(1))) if m else frozenset()
-
-
-def _asks_who_has_the_most(question: str) -> bool:
-    """ "... with the most members", "... has the smallest GDP": an extreme word right after
-    "with the" / "has the" asks for the one that has it."""
-    return any(_EXTREME & set(content_tokens(m.group(1))) for m in _WHO_HAS_THE.finditer(question))
 
 
 class Matcher:
@@ -525,7 +510,7 @@ class Matcher:
                 reasons.append("the question sorts by another column than the template")
             # "the author with the most books" asks for who, not for how many: a template that
             # returns one aggregate value does not name the one with the most
-            if tpl.facts.value_only and _asks_who_has_the_most(question):
+            if tpl.facts.value_only and asks_who_has_the_most(question):
                 factors["who"] = VALUE_FOR_WHO
                 reasons.append("the question asks which one has the most, the template returns a value")
             # the question names an entity (table) the template neither reads nor says: "average order

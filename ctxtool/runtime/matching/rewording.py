@@ -40,23 +40,28 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from typing import Any
 
 from ctxtool.english import thesaurus
 from ctxtool.english.content import content_tokens
-from ctxtool.english.tokens import tokenize
-from ctxtool.runtime.checks.grounding import (
+from ctxtool.english.reading import (
+    counted_head,
     counted_measures,
+    empty_phrases,
+    imperatives,
+    surface,
+    verb_in,
+)
+from ctxtool.english.spelling import slipped
+from ctxtool.english.tokens import is_verb
+from ctxtool.runtime.checks.grounding import (
     grounded_operators,
     implied_ops,
     listed_ends,
     lists_each,
     said_total,
 )
-from ctxtool.runtime.checks.shape import counted_head
 from ctxtool.runtime.matching.rescore import raise_words, set_factor
-from ctxtool.runtime.question.spelling import edits1 as _edits1
 from ctxtool.runtime.templates.facts import TemplateFacts, name_words
 
 try:
@@ -65,7 +70,6 @@ except ImportError:  # pragma: no cover - lemminflect is a core dependency
     _lemmas = None
 
 _ASKING_WORDS = frozenset({"which", "what", "who", "when", "where", "how", "whose"})
-SPELLED_MIN = 5  # the shortest word a one-letter slip is read as another (shorter words collide)
 PART_MIN = 3  # the shortest word a longer form begins with ("info" of "information", "bed" of "bedroom")
 # words that say a piece of text is in a value (a LIKE '%...%'), as content tokens
 PATTERN_WORDS = frozenset(
@@ -83,89 +87,9 @@ FUNCTION_WORDS = frozenset(
 )
 # verbs that say little on their own ("the orders made", "took place"), as content tokens
 LIGHT_VERBS = frozenset(content_tokens("make take get"))
-_AMOUNT_OF = re.compile(r"\bamounts?\s+of\b", re.I)
-_TAKE_PLACE = re.compile(r"\b(?:take|takes|taking|taken|took)\s+place\b", re.I)
-
-
-def _phrase_words(text: str) -> frozenset[str]:
-    """The content tokens of the phrases of ``text`` that say nothing of their own: "the amount of
-    money" is the money, "took place" happened."""
-    out: set[str] = set()
-    if _AMOUNT_OF.search(text):
-        out.update(content_tokens("amount"))
-    if _TAKE_PLACE.search(text):
-        out.update(content_tokens("place"))
-    return frozenset(out)
-
-
 # factors that weigh how well the values fit (the slot's kind, the stored value's distance), not a
 # disagreement of the template with the question
 VALUE_FACTORS = frozenset({"fit", "links", "facets"})
-
-
-@lru_cache(maxsize=4096)
-def _surface(text: str) -> dict[str, str]:
-    """Content token -> the word (lower case) it came from, for a wording or a question (remembered:
-    every candidate of a question reads the question's; never changed by a caller)."""
-    out: dict[str, str] = {}
-    for tok in tokenize(text):
-        for t in content_tokens(tok.text):
-            if not t.startswith("__"):
-                out.setdefault(t, tok.lower.strip("'\""))
-    return out
-
-
-@lru_cache(maxsize=20_000)
-def is_verb(word: str) -> bool:
-    """Whether an English word is read as a verb: lemminflect knows it only as one ("spend",
-    "receive"), or it is a verb's inflected form that is no noun's ("spent", "earned", "held")."""
-    if _lemmas is None or not word.isalpha():
-        return False
-    forms = _lemmas(word)
-    if "VERB" not in forms:
-        return False
-    if "NOUN" not in forms and "ADJ" not in forms:
-        return True
-    verb = forms["VERB"][0]
-    return verb != word and word.endswith(("ed", "ing")) and forms.get("NOUN", (word,))[0] == word
-
-
-def _verb_in(word: str, text: str) -> bool:
-    """Whether ``word`` is a verb in ``text``: English reads it only as one (:func:`is_verb`), or it
-    follows a relative pronoun ("the customers who *hold* an account", "the ships that *sail*")."""
-    if is_verb(word):
-        return True
-    return (
-        _lemmas is not None
-        and "VERB" in _lemmas(word)
-        and re.search(rf"\b(?:who|that|which)\s+{re.escape(word)}{_VERB_FOLLOWS}", text, re.I) is not None
-    )
-
-
-# what follows a verb, not a noun ("who hold *an* account", "that end *at*"; not "which boat *owners*")
-_VERB_FOLLOWS = (
-    r"(?:\s+(?:a|an|the|at|in|on|to|from|with|for|by|into|of|out|up|more|less|most|any|some|no|their|his"
-    r"|her|its|over|under|than)\b|\s*[,.;:?!]|\s*$)"
-)
-
-
-_SENTENCES = re.compile(r"(?:^|[.?!;]\s+)([A-Za-z]+)")
-
-
-@lru_cache(maxsize=4096)
-def _imperatives(text: str) -> frozenset[str]:
-    """The content tokens of the verbs the text's sentences begin with ("Report", "Compute")."""
-    out: set[str] = set()
-    for word in _SENTENCES.findall(text):
-        w = word.lower()
-        if _lemmas is not None and "VERB" in _lemmas(w) and w not in _ASKING_WORDS:
-            out.update(content_tokens(w))
-    return frozenset(out)
-
-
-def _spelled(a: str, b: str) -> bool:
-    """One word written for the other with a letter slipped (both long enough to tell)."""
-    return min(len(a), len(b)) >= SPELLED_MIN and _edits1(a, b)
 
 
 def _said_otherwise(a: str, b: str) -> bool:
@@ -194,8 +118,8 @@ def _pairs(
         for m in missing:
             a, b = q_words.get(u, u), t_words.get(m, m)
             if (
-                _spelled(a, b)
-                or _spelled(u, m)  # "appears" of "appearring": appear, appearr
+                slipped(a, b)
+                or slipped(u, m)  # "appears" of "appearring": appear, appearr
                 or _begins(a, b)  # "info" of "information"
                 or _begins(u, m)  # "beds" of "bedrooms": bed, bedroom
                 or (u not in schema and _said_otherwise(a, b))
@@ -392,8 +316,8 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     if phrasing is None:
         return
     schema = matcher.all_column_words | matcher.entity_words
-    q_words = _surface(question)
-    t_words = _surface(phrasing.text)
+    q_words = surface(question)
+    t_words = surface(phrasing.text)
     unexplained = {t for t in cand.unexplained if not t.startswith("__") and t != "which"}
     missing = {t for t in cand.missing if not t.startswith("__")}
     # pronouns and prepositions say no thing and no condition ("the patients he or she treats"), nor
@@ -401,7 +325,7 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
     # (words that say nothing need no value to fit well: only the other checks passed)
     function = (unexplained | missing) & FUNCTION_WORDS
     function |= {w for w in (unexplained | missing) & LIGHT_VERBS if not _named(w, schema)}
-    function |= (unexplained & _phrase_words(question)) | (missing & _phrase_words(phrasing.text))
+    function |= (unexplained & empty_phrases(question)) | (missing & empty_phrases(phrasing.text))
     unexplained -= function
     missing -= function
     q_done, t_done = _pairs(unexplained, missing, q_words, t_words, schema) if clean else (set(), set())
@@ -413,9 +337,9 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
                 t_done.add(a + b)
         # a misspelling of any word of the wording ("charactersitic" of a slot's "characteristic")
         said = {t for t in phrasing.tokens if not t.startswith("__")}
-        q_done |= {u for u in unexplained for m in said if _spelled(q_words.get(u, u), t_words.get(m, m))}
-        q_verbs = {u for u in unexplained - q_done if _verb_in(q_words.get(u, u), question)}
-        t_verbs = {m for m in missing - t_done if _verb_in(t_words.get(m, m), phrasing.text)}
+        q_done |= {u for u in unexplained for m in said if slipped(q_words.get(u, u), t_words.get(m, m))}
+        q_verbs = {u for u in unexplained - q_done if verb_in(q_words.get(u, u), question)}
+        t_verbs = {m for m in missing - t_done if verb_in(t_words.get(m, m), phrasing.text)}
         # a verb of each side is a relation each states: "the users who write" is not "the items that
         # receive"; one side's verb alone is its way of saying what the joins hold
         if not (q_verbs and t_verbs) and not _reversed(q_tokens, phrasing.tokens, schema):
@@ -425,13 +349,13 @@ def reword(cand: Any, q_tokens: list[str], matcher: Any, question: str) -> None:
         # a slip in the wording's own spelling of a word the question says ("aritist"), and a number
         # the wording spells out that the question states ("at least two" of "2 or more")
         q_said = {t for t in q_tokens if not t.startswith("__")}
-        t_done |= {m for m in missing if any(_spelled(t_words.get(m, m), q_words.get(u, u)) for u in q_said)}
+        t_done |= {m for m in missing if any(slipped(t_words.get(m, m), q_words.get(u, u)) for u in q_said)}
         t_done |= {m for m in missing if m in _numbers_said(phrasing.text, question)}
     # the verb a sentence of the wording begins with is an instruction ("Report the name of ...",
     # "Compute the number of ..."), not what is asked
     if clean:
-        t_done |= {m for m in missing if m in _imperatives(phrasing.text)}
-        q_done |= {u for u in unexplained if u in _imperatives(question)}
+        t_done |= {m for m in missing if m in imperatives(phrasing.text)}
+        q_done |= {u for u in unexplained if u in imperatives(question)}
     # a question word left unexplained is a condition or a thing the template may not hold: the
     # question's own words count as reworded only when they leave none
     if unexplained - q_done:
@@ -528,7 +452,7 @@ def instruction_values(question: str, entities: list[Any], cand: Any) -> None:
     old = cand.factors.get("unused")
     if not old or not cand.unused:
         return
-    said = _imperatives(question)
+    said = imperatives(question)
     ends = said_ends(content_tokens(question), cand.template.facts)[0]
     constants = cand.template.facts.constants
     if not said and not ends and not constants:

@@ -40,17 +40,6 @@ def compound_parts(q_words: set[str], t_words: set[str]) -> tuple[set[str], set[
     return q_out, t_out
 
 
-_NAME_OF = re.compile(r"\bnames?\s+of\s+(?:the\s+|all\s+(?:the\s+)?|each\s+|every\s+)?(\w+)", re.I)
-
-
-def name_of(question: str) -> set[str]:
-    """The things whose name the question asks for ("the name of the building" -> building)."""
-    out: set[str] = set()
-    for m in _NAME_OF.finditer(question):
-        out.update(content_tokens(m.group(1)))
-    return out
-
-
 def heads_of_read_columns(question: str, words: set[str], read: set[str]) -> set[str]:
     """Words that end a compound the question writes right after a word of a column the template
     reads ("the phone number" of a phone column): the compound is that column, not another one."""

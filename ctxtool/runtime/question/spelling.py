@@ -22,6 +22,7 @@ from functools import lru_cache
 from ctxtool.english import thesaurus
 from ctxtool.english.content import content_tokens
 from ctxtool.english.lexicon import CANONICAL_WORDS
+from ctxtool.english.spelling import edits1
 from ctxtool.runtime.question.literals import QUOTED
 
 SLIP_MIN = 5  # the shortest word read as another by an inserted, dropped or changed letter
@@ -32,28 +33,6 @@ try:
     from lemminflect import getAllLemmas as _lemmas
 except ImportError:  # pragma: no cover - lemminflect is a core dependency
     _lemmas = None
-
-
-def edits1(a: str, b: str) -> bool:
-    """One letter inserted, dropped, changed or two swapped (Damerau distance 1)."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) > len(b):
-        a, b = b, a
-    if len(a) == len(b):
-        diff = [i for i in range(len(a)) if a[i] != b[i]]
-        if len(diff) == 1:
-            return True
-        return (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    return a[i:] == b[i + 1 :]
 
 
 def _deletions(word: str) -> set[str]:
