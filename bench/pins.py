@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -112,16 +111,9 @@ def record_offline() -> dict[str, Pin]:
     return out
 
 
-def kit_dir() -> Path:
-    env = os.environ.get("CTXTOOL_SHARED")
-    for base in ([Path(env)] if env else []) + [ROOT.parent / "shared", Path("/work/shared")]:
-        if (base / "data" / "spider_train" / "cases.jsonl").is_file():
-            return base / "data" / "spider_train"
-    raise SystemExit("spider kit not found: set CTXTOOL_SHARED to the shared/ folder")
-
-
 def record_kit_offline(dbs: Iterable[str] = ()) -> dict[str, Pin]:
     """The kit's cases against each curated set parameterized without a database."""
+    from bench.spider import kit_dir
     from ctxtool import console
     from ctxtool.parameterize import parameterize_set
     from ctxtool.runtime import Runtime

@@ -10,7 +10,7 @@ from ctxtool.conversations.intent import classify
 from ctxtool.conversations.standalone import computes, stands_alone
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.matching.matcher import table_words
+from ctxtool.runtime.templates.vocabulary import table_words
 from tests.rt_support import RUNTIME_SET
 
 WORDS = {t: set(table_words(t)) for t in ("invoice", "region", "payment")}

@@ -7,7 +7,7 @@ the constants come from the Spider train kit (docs/runtime.md).
 from __future__ import annotations
 
 from ctxtool.runtime.decide.confidence import CLEAR_LEAD, LEAD_CREDIT, MIN_LEAD, confident, lead
-from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.matching.candidate import Candidate, Finding
 from ctxtool.runtime.templates.compiled import compile_item
 
 SQL = ["SELECT count(*) FROM store", "SELECT count(DISTINCT city) FROM store", "SELECT name FROM store"]
@@ -30,7 +30,7 @@ def cand(
         score,
         {},
         facets=facets or [],
-        checks=checks,
+        findings=[] if checks >= 1.0 else [Finding("a check found something", checks, "some_check")],
         evidence=score,
         lexical=lexical,
         similarity=sim,

@@ -11,8 +11,9 @@ import pytest
 from ctxtool.embeddings import minilm
 from ctxtool.embeddings.cache import cached_vectors, content_key
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.checks.verify import operator_agreement
+from ctxtool.runtime.checks.operators import operator_agreement
 from ctxtool.runtime.templates.compiled import compile_item
+from tests.checks_support import candidate
 
 pytestmark = pytest.mark.skipif(not minilm.available(), reason="the sentence encoder is not installed")
 
@@ -165,8 +166,8 @@ def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
     main = link("branch.city", 0)
     main.alternatives = [link("branch.city", 1), link("customer.city", 2)]  # the same reading twice
     entities = [Entity("linked", "Porto", 23, 28, "Porto", link=main)]
-    cand = rt.matcher._score(tpl, ["branch"], entities, [])
-    assert cand is not None and bind_slots(tpl.slots, entities, set())
+    cand = candidate(tpl, bind_slots(tpl.slots, entities, set()))
+    assert cand.bindings
     from ctxtool.runtime.plan import ambiguity
 
     assert ambiguity(cand, entities, rt.dialect) == []
@@ -283,8 +284,10 @@ def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared
     main = link("staff.lname", "Smith", 0)  # both tables are the template's: their own tables tie
     main.alternatives = [link("member.lname", "Smith", 1)]
     entities = [Entity("linked", "Smith", 30, 35, "Smith", link=main)]
-    cand = rt.matcher._score(tpl, ["staff", "member"], entities, [])
-    assert cand is not None
+    from ctxtool.runtime.matching.binding import bind_slots
+
+    cand = candidate(tpl, bind_slots(tpl.slots, entities, set()))
+    assert cand.bindings
     assert ambiguity(cand, entities, rt.dialect) == []
     assert own_reading(entities[0], tpl.tables, tpl.slots[0]).link.column_key == "member.lname"
     # two values as close on the compared column stay rival readings

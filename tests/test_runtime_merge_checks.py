@@ -9,11 +9,17 @@ import pytest
 from ctxtool.english.content import content_tokens
 from ctxtool.english.reading import counted_words, order_key_words
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.checks.shape import counted_thing
-from ctxtool.runtime.decide.rivals import decided_against
-from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.decide.ranking import decided_against
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from tests.checks_support import check_on
 from tests.rt_support import offline_runtime
+
+
+def counted_thing(question: str, tpl) -> str | None:
+    return check_on("counted_other", question, tpl)
+
 
 SORTS_OTHER = "the question sorts by another column than the template"
 NOT_READ = "the template does not read: "
@@ -117,15 +123,15 @@ def test_a_verb_in_passing_names_no_column(conditions):
 
 def test_a_run_together_column_is_named_by_its_words():
     question = "Show all widget types."
-    q_set = set(content_tokens(question))
+    q = Question(question)
     both = _cand(0, "SELECT widgets.widget, widgets.widgettype FROM widgets")
     types = _cand(1, "SELECT DISTINCT widgets.widgettype FROM widgets")
     # "widget types" names what both return: the question does not tell them apart
-    assert decided_against(question, q_set, both, types) is None
-    assert decided_against(question, q_set, types, both) is None
+    assert decided_against(q, both, types) is None
+    assert decided_against(q, types, both) is None
     # a rival returning neither word is told apart by them (only with the words of ``widgettype``)
     plain = _cand(2, "SELECT widgets.weight FROM widgets")
-    assert decided_against(question, q_set, types, plain)
+    assert decided_against(q, types, plain)
 
 
 # 4. answershape.py: a bare COUNT(*) counts the head noun of its table

@@ -8,9 +8,13 @@ import pytest
 
 from ctxtool.english.spelling import edits1 as _edits1
 from ctxtool.english.tokens import is_verb
+from ctxtool.runtime.matching.candidate import Finding
 from ctxtool.runtime.matching.matcher import Matcher
-from ctxtool.runtime.matching.rewording import reword
+from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.question.question import Question
+from ctxtool.runtime.question.values import entities_of
 from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from tests.checks_support import candidate, read, run_check
 
 
 def test_verbs_are_told_from_nouns():
@@ -31,11 +35,22 @@ def test_one_letter_slips():
     assert not _edits1("harbour", "harbour") and not _edits1("sailor", "tailors")
 
 
+def _question(matcher: Matcher, question: str, values=None) -> Question:
+    literals = find_literals(question)
+    return Question(
+        question,
+        values=list(values) if values is not None else entities_of(literals, []),
+        vocabulary=matcher.set_facts,
+    )
+
+
 def _matcher_and_candidate(question: str, sql: str, nl: str):
+    """The matcher, the question and the template's candidate as its wording reads it (before the
+    SQL checks and the rewording: ``matcher.verify`` does them)."""
     tpl = compile_item("template", 0, {"nl_query": nl, "sql": sql}, "postgres")
     matcher = Matcher([tpl], [], semantic=None)
-    cands = matcher.rank(question, [])
-    return matcher, cands[0]
+    q = _question(matcher, question)
+    return matcher, q, matcher.read(q, tpl)
 
 
 SQL = "SELECT count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner_id"
@@ -43,52 +58,51 @@ SQL = "SELECT count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner_id"
 
 def test_a_verb_of_the_question_alone_is_its_way_of_saying_the_join():
     q = "How many sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
     assert "rent" in cand.unexplained
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and not cand.unexplained
 
 
 def test_a_verb_of_each_side_is_two_relations():
     q = "How many sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors repaired a boat?")
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors repaired a boat?")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence == before
 
 
 def test_a_word_left_unexplained_keeps_the_question_words_as_they_are():
     q = "How many old sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    matcher.verify(qq, cand)
     assert "rent" in cand.unexplained
 
 
 def test_a_misspelling_and_a_short_form_of_the_template_words():
     q = "How many sailors have a boat in the harbuor?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat in the harbour?")
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat in the harbour?")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and not cand.unexplained
 
 
 def test_a_column_word_is_no_relation_verb():
     sql = "SELECT count(*) FROM sailor WHERE sail_count > 0"
     q = "How many sailors sailed?"
-    matcher, cand = _matcher_and_candidate(q, sql, "How many sailors are there?")
+    matcher, qq, cand = _matcher_and_candidate(q, sql, "How many sailors are there?")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence == before
 
 
 def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
     q = "How many sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
-    cand.checks = 0.75
-    before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
-    assert cand.evidence == before
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    cand.findings.append(Finding("a check spoke against it", 0.75, "some_check", "words"))
+    matcher.verify(qq, cand)
+    assert "rent" in cand.unexplained
 
 
 def test_a_longer_form_is_no_word_of_the_same_stem():
@@ -115,29 +129,25 @@ LIKE_SQL = "SELECT name FROM boat WHERE name LIKE '%' || $1 || '%'"
 
 
 def _like(question: str, nl: str):
-    from ctxtool.runtime.question.literals import find_literals
-    from ctxtool.runtime.question.values import entities_of
-
     tpl = compile_item("template", 0, {"nl_query": nl, "sql": LIKE_SQL}, "postgres")
     matcher = Matcher([tpl], [], semantic=None)
-    entities = entities_of(find_literals(question), [])
-    cand = matcher.rank(question, entities)[0]
-    return matcher, cand, entities
+    q = _question(matcher, question)
+    return matcher, q, matcher.read(q, tpl)
 
 
 def test_the_words_of_a_like_said_otherwise():
     # "substring" already reads as "contain" (english/lexicon.py); "as part of" only through the LIKE
     q = 'Which boats have "Sea" as part of their name?'
-    matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
+    matcher, qq, cand = _like(q, "Find the names of boats whose name contains $1.")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and "part" not in cand.unexplained
 
 
 def test_the_template_words_of_a_like_are_asked_when_the_question_says_none():
     q = 'Which boats did "Sea Wolf" build?'
-    matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
-    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    matcher, qq, cand = _like(q, "Find the names of boats whose name contains $1.")
+    matcher.verify(qq, cand)
     assert "contain" in cand.missing
 
 
@@ -148,33 +158,34 @@ def test_the_verb_a_wording_begins_with_is_an_instruction():
     assert imperatives("What is the name of the sailor?") == frozenset()
     q = "What are the names of all sailors?"
     tpl_sql = "SELECT name FROM sailor"
-    matcher, cand = _matcher_and_candidate(q, tpl_sql, "Report the names of all sailors.")
+    matcher, qq, cand = _matcher_and_candidate(q, tpl_sql, "Report the names of all sailors.")
     assert "report" in cand.missing
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and "report" not in cand.missing
 
 
 def test_a_value_found_for_the_instruction_is_no_value():
-    from ctxtool.runtime.matching.rewording import instruction_values
     from ctxtool.runtime.question.linking import LinkedValue
     from ctxtool.runtime.question.values import Entity
 
-    q = "How many sailors are there? Report the number."
-    start = q.index("Report")
-    link = LinkedValue("Report", start, start + 6, "Report", "sailor.name", "name", 0.0, 0)
-    e = Entity("linked", "Report", start, start + 6, "Report", link=link)
-    matcher, cand = _matcher_and_candidate(q, "SELECT count(*) FROM sailor", "How many sailors are there?")
-    cand.unused, cand.factors["unused"] = [0], 0.45
-    cand.score = cand.evidence = 0.45
-    instruction_values(q, [e], cand)
-    assert cand.factors["unused"] == 1.0 and cand.evidence == 1.0
+    tpl = compile_item(
+        "template",
+        0,
+        {"nl_query": "How many sailors are there?", "sql": "SELECT count(*) FROM sailor"},
+        "postgres",
+    )
+
+    def unused(q: str) -> float:
+        start = q.index("Report")
+        link = LinkedValue("Report", start, start + 6, "Report", "sailor.name", "name", 0.0, 0)
+        e = Entity("linked", "Report", start, start + 6, "Report", link=link)
+        found = run_check("unused", read(q, [tpl], [e]), candidate(tpl))
+        return 1.0 if found is None else found.factor
+
+    assert unused("How many sailors are there? Report the number.") == 1.0
     # the same word inside a sentence is a value the question states
-    q2 = "How many sailors named Report are there?"
-    e2 = Entity("linked", "Report", q2.index("Report"), q2.index("Report") + 6, "Report", link=link)
-    cand.factors["unused"], cand.score, cand.evidence = 0.45, 0.45, 0.45
-    instruction_values(q2, [e2], cand)
-    assert cand.factors["unused"] == 0.45
+    assert unused("How many sailors named Report are there?") == 0.45
 
 
 def test_a_relation_read_the_other_way_is_no_rewording():
@@ -208,8 +219,6 @@ def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
 
 
 def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
-    from ctxtool.runtime.matching.matcher import Candidate
-    from ctxtool.runtime.matching.rewording import instruction_values
     from ctxtool.runtime.question.linking import LinkedValue
     from ctxtool.runtime.question.values import Entity
 
@@ -223,18 +232,16 @@ def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
         "postgres",
     )
 
-    def ask(question: str) -> Candidate:
+    def unused(question: str) -> float:
         start = question.index("est ") - 5
         word = question[start : question.index("est ") + 3]
         link = LinkedValue(word, start, start + len(word), word, "trip.note", "Note", 0.0, 0)
-        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
-        instruction_values(
-            question, [Entity("linked", word, start, start + len(word), word, link=link)], cand
-        )
-        return cand
+        e = Entity("linked", word, start, start + len(word), word, link=link)
+        found = run_check("unused", read(question, [tpl], [e]), candidate(tpl))
+        return 1.0 if found is None else found.factor
 
-    assert ask("Which trip was the shortest one?").factors["unused"] == 1.0
-    assert ask("Which trip was the longest one?").factors["unused"] == 0.5  # the other end: a value still
+    assert unused("Which trip was the shortest one?") == 1.0
+    assert unused("Which trip was the longest one?") < 1.0  # the other end: a value still
 
 
 def test_a_number_the_template_compares_with_as_written_is_used():
@@ -245,8 +252,6 @@ def test_a_number_the_template_compares_with_as_written_is_used():
 
 
 def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
-    from ctxtool.runtime.matching.matcher import Candidate
-    from ctxtool.runtime.matching.rewording import instruction_values
     from ctxtool.runtime.question.literals import Literal
     from ctxtool.runtime.question.values import Entity
 
@@ -260,16 +265,16 @@ def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
         "postgres",
     )
 
-    def ask(n: int) -> float:
+    def unused(n: int) -> float:
         q = f"Which names are in {n} or more rows?"
         start = q.index(str(n))
         lit = Literal("number", str(n), start, start + 1, n, bound=True)
-        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
-        instruction_values(q, [Entity("number", str(n), start, start + 1, n, literal=lit)], cand)
-        return cand.factors["unused"]
+        e = Entity("number", str(n), start, start + 1, n, literal=lit)
+        found = run_check("unused", read(q, [tpl], [e]), candidate(tpl))
+        return 1.0 if found is None else found.factor
 
-    assert ask(2) == 1.0
-    assert ask(3) == 0.5  # another number: a condition the template leaves out
+    assert unused(2) == 1.0
+    assert unused(3) < 1.0  # another number: a condition the template leaves out
 
 
 # -- operator words said in other words ------------------------------------------------------------
@@ -277,9 +282,9 @@ BOATS = "SELECT name FROM boat WHERE length > (SELECT avg(length) FROM boat)"
 
 
 def _reworded(question: str, sql: str, nl: str):
-    matcher, cand = _matcher_and_candidate(question, sql, nl)
+    matcher, qq, cand = _matcher_and_candidate(question, sql, nl)
     before = (cand.evidence, list(cand.unexplained), list(cand.missing))
-    reword(cand, matcher.question_tokens(question, []), matcher, question)
+    matcher.verify(qq, cand)
     return before, cand
 
 
@@ -391,10 +396,10 @@ def test_a_number_the_wording_spells_out_is_the_question_s_digits():
 def test_two_words_the_wording_runs_together():
     q = "Which sailors tried out?"
     sql = "SELECT s.name FROM sailor AS s JOIN tryout AS t ON s.id = t.sailor_id"
-    matcher, cand = _matcher_and_candidate(q, sql, "Which sailors were in the tryout?")
+    matcher, qq, cand = _matcher_and_candidate(q, sql, "Which sailors were in the tryout?")
     assert {"try", "out"} <= set(cand.unexplained) and "tryout" in cand.missing
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and not {"try", "out"} & set(cand.unexplained)
 
 
@@ -421,7 +426,7 @@ def test_words_that_say_nothing_need_no_value_to_fit_well():
     # a quoted piece of a name fits a LIKE slot loosely (a value factor, no disagreement): the light
     # verb "made" is still no condition
     q = 'Which boats made in the yard have "Sea" in their name?'
-    matcher, cand, entities = _like(q, "Find the names of boats in the yard whose name contains $1.")
+    matcher, qq, cand = _like(q, "Find the names of boats in the yard whose name contains $1.")
     assert cand.checks < 0.999 and "mak" in cand.unexplained
-    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    matcher.verify(qq, cand)
     assert "mak" not in cand.unexplained

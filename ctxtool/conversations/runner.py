@@ -238,16 +238,15 @@ class ConversationRunner:
             return {}
         from ctxtool.english.content import content_tokens
         from ctxtool.english.tokens import tokenize
-        from ctxtool.runtime.matching.matcher import table_words
         from ctxtool.runtime.templates import sqlparts
+        from ctxtool.runtime.templates.vocabulary import table_words
 
         st = previous.state or {}
         try:
             read = sqlparts.tables_of(st["sql"], st.get("dialect") or self.runtime.dialect)
         except (CtxtoolError, KeyError):
             return {}
-        matcher = getattr(self.runtime, "matcher", None)
-        tables = set(getattr(matcher, "table_words", {})) | set(self.schema().names)
+        tables = set(self.runtime.table_words) | set(self.schema().names)
         read_words = {w for t in read for w in table_words(t)}
         words: dict[str, str] = {}  # content token -> the word as written
         for tok in tokenize(intent.filter_text):
@@ -312,8 +311,8 @@ class ConversationRunner:
         """The question the conversation's latest template answer came from, with the word naming
         its entity replaced by ``word`` (None when that is not one clear word)."""
         from ctxtool.english.content import content_tokens
-        from ctxtool.runtime.matching.matcher import table_words
         from ctxtool.runtime.templates import sqlparts
+        from ctxtool.runtime.templates.vocabulary import table_words
 
         turn = next(
             (
@@ -370,7 +369,7 @@ class ConversationRunner:
             content_tokens(question),
             st["sql"],
             st.get("dialect") or self.runtime.dialect,
-            matcher.table_words,
+            self.runtime.table_words,
             intent.kinds,
         )
 

@@ -198,3 +198,30 @@ DIMENSIONS: dict[str, tuple[str, str | None, str | None]] = {
 # the usual short and other names of a person's names (column names "fname", "lname")
 NAME_WORDS = {"fname": "firstname", "forename": "firstname", "lname": "lastname", "surname": "lastname"}
 AGGREGATES = frozenset({"__count", "__avg", "__sum", "__max", "__min"})
+
+# months by name and their short forms
+MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        "january february march april may june july august september october november december".split()
+    )
+}
+MONTHS.update({k[:3]: v for k, v in list(MONTHS.items())})
+MONTHS["sept"] = 9
+# numbers written as words ("two" .. "twenty")
+NUMBER_WORDS = {
+    w: i + 2
+    for i, w in enumerate(
+        "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen twenty".split()
+    )
+}
+# ordinals name a number too ("fourth-grade classrooms" are those of grade 4); not "first" and
+# "last", which mostly mean an order or a name ("the first name")
+ORDINAL_WORDS = {
+    w: i + 2
+    for i, w in enumerate(
+        "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+        "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
+    )
+}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cached_property
 
 from ctxtool.english.content import content_tokens
 from ctxtool.english.tokens import is_verb, lemma_forms, tokenize
@@ -287,3 +288,45 @@ def imperatives(text: str) -> frozenset[str]:
         if "VERB" in lemma_forms(w) and w not in ASKING_WORDS:
             out.update(content_tokens(w))
     return frozenset(out)
+
+
+class Reading:
+    """What a sentence's ``text`` says, each analysis made once per object (a question, a template's
+    wording) and kept: the classes that hold a sentence inherit it."""
+
+    text: str
+
+    @cached_property
+    def counted(self) -> set[str] | None:
+        """What "how many X" / "the number of X" counts (X's words), or None."""
+        return counted_words(self.text)
+
+    @cached_property
+    def counted_head(self) -> str | None:
+        """The head noun of what it counts ("how many project members were ...": member)."""
+        return counted_head(self.text)
+
+    @cached_property
+    def asked(self) -> tuple[str, set[str]] | None:
+        """("name" | "id", the thing's words) of "the names of X" / "the X ids"."""
+        return asked_for(self.text)
+
+    @cached_property
+    def asked_items(self) -> list[str]:
+        """The things it asks for, as its first words list them ("the names and ages of ...")."""
+        return asked_items(self.text)
+
+    @cached_property
+    def surface(self) -> dict[str, str]:
+        """Content token -> the word (lower case) it came from."""
+        return surface(self.text)
+
+    @cached_property
+    def imperatives(self) -> frozenset[str]:
+        """The verbs its sentences begin with ("Report", "Compute"): instructions, not content."""
+        return imperatives(self.text)
+
+    @cached_property
+    def empty_phrases(self) -> frozenset[str]:
+        """The words of its phrases that say nothing of their own ("the amount of", "took place")."""
+        return empty_phrases(self.text)

@@ -16,11 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.dialects import normalize, positional_style
-from ctxtool.english.content import content_tokens
-from ctxtool.english.tokens import tokenize
 from ctxtool.errors import CtxtoolError, InputError
 from ctxtool.runtime.answer import ACTIONS, Answer
-from ctxtool.runtime.checks.sqlverify import review
+from ctxtool.runtime.decide import ranking
 from ctxtool.runtime.decide.confidence import confident
 from ctxtool.runtime.decide.decide import ask_back, choose
 from ctxtool.runtime.decide.previous import previous_candidate
@@ -28,11 +26,13 @@ from ctxtool.runtime.execute import rows_text
 from ctxtool.runtime.execute import run as execute_stage
 from ctxtool.runtime.llm import model as modelsql
 from ctxtool.runtime.llm.model import ModelRequired
-from ctxtool.runtime.matching.matcher import Candidate, Matcher
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.plan import Plan, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.question.linking import ValueLinker
 from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.spelling import Speller
 from ctxtool.runtime.question.values import Entity, entities_of
 from ctxtool.runtime.templates.compiled import Compiled, compile_item
@@ -186,6 +186,11 @@ class Runtime:
                 self._llm = ChatClient.from_env()  # raises the "no language model configured" error
         return self._llm
 
+    @property
+    def table_words(self) -> dict[str, set[str]]:
+        """The set's tables (lower case) -> the words of their names ("orders" -> order)."""
+        return self.matcher.set_facts.table_words
+
     def snapshot(self) -> dict[str, Any]:
         """The schema snapshot (introspected once through the connector when none was given)."""
         if self._snapshot is None:
@@ -272,25 +277,20 @@ class Runtime:
         return self._understand(self.speller.correct(question)[0])
 
     def _understand(self, question: str) -> tuple[list[Entity], list[Candidate], list[dict[str, Any]]]:
-        # normalized token -> the word as the user wrote it (for explanations)
-        surface: dict[str, str] = {}
-        for tok in tokenize(question):
-            for norm in content_tokens(tok.text):
-                surface.setdefault(norm, tok.text)
-        self._local.surface = surface
         literals = find_literals(question)
         links = self.linker.link(question, literals)
-        entities = entities_of(literals, links)
-        cands = self.matcher.rank(question, entities)
-        cands = review(
+        q = Question(
             question,
-            entities,
-            cands,
-            self.matcher.question_tokens(question, entities),
-            self.dialect,
-            self.matcher,
+            values=entities_of(literals, links),
+            literals=literals,
+            links=links,
+            vocabulary=self.matcher.set_facts,
         )
-        return entities, cands, [lv.to_dict() for lv in links]
+        q, cands = self.matcher.rank(q)
+        cands = ranking.rank(q, cands, self.confidence == "calibrated", self.matcher.semantic is not None)
+        # normalized token -> the word as the user wrote it (for explanations)
+        self._local.surface = q.written_words
+        return list(q.values), cands, [lv.to_dict() for lv in links]
 
     def plan_from(self, cand: Candidate, entities: list[Entity], source: str = "template") -> Plan:
         """SQL and parameters for a candidate (see :func:`ctxtool.runtime.plan.plan_from`)."""

@@ -11,7 +11,7 @@ from typing import Any
 from ctxtool.placeholders import find_text_placeholders
 from ctxtool.runtime.answer import FacetApplied, TemplateUse, jsonable
 from ctxtool.runtime.matching.binding import compatibility, on_slot_column, own_column_reading, param_value
-from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.compiled import Compiled, Slot

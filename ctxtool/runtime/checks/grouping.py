@@ -12,12 +12,16 @@ Measured on the Spider train kit (``bench/spider.py``): +5 covered, no wrong ans
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Mapping, Set
 
 from ctxtool.english.content import content_tokens
+from ctxtool.runtime.checks.operators import named_measures
+from ctxtool.runtime.checks.registry import check
+from ctxtool.runtime.matching.candidate import Candidate, Finding
+from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.templates.facts import TemplateFacts
 
-__all__ = ["grouped_otherwise", "groups_asked"]
+__all__ = ["grouped_otherwise", "groups_asked", "lists_each"]
 
 # words every key has: "each widget id" names the widget
 _GENERIC = frozenset(content_tokens("id name code number"))
@@ -70,3 +74,69 @@ def grouped_otherwise(question: str, facts: TemplateFacts, named: Set[frozenset[
         if not near & keys:
             return True
     return False
+
+
+_EVERY = re.compile(r"\b(?:each|every)\s+(?:one\s+)?(?:of\s+(?:the\s+)?)?([a-z][\w-]*)", re.I)
+_EACH_BACK = re.compile(r"\b(?:of|for|in)\s+(?:each|every)\s*(?:[,.;?!]|$)", re.I)
+
+
+def lists_each(question: str, cand: Candidate, table_words: Mapping[str, set[str]]) -> bool:
+    """ "the score of every player whose score is lower than average", "the access counts of each
+    document": "each X" of a template that returns rows of X (one per X already) with every aggregate
+    the question says computed or stated by the template too lists the X, it asks for no groups.
+    A bare "of each" at the end of a phrase is the thing named before it, and an aggregate word that
+    names a column ("the total horses" of a total_horses column) is no aggregate (on the kit: 3 more
+    covered, no wrong answer more)."""
+    tpl = cand.template
+    if tpl.facts.value_only or tpl.facts.grouped:
+        return False
+    named = [set(content_tokens(w)) for w in _EVERY.findall(question)]
+    own: set[str] = set().union(*(table_words.get(t, set()) for t in tpl.tables)) if tpl.tables else set()
+    back = None if named else _EACH_BACK.search(question)
+    if back:  # "the names of the documents and the access counts of each": the thing named before
+        named = [own & set(content_tokens(question[: back.start()]))]
+    if not named:
+        return False
+    if not all(n and n <= own for n in named):
+        return False
+    q_aggs = set(content_tokens(question)) & {"__count", "__avg", "__sum", "__max", "__min"}
+    # "the total horses" of a total_horses column, "the number of sales" of a sales column
+    q_aggs -= named_measures(question, tpl.facts, q_aggs, tpl.column_heads)
+    said = set(tpl.token_set) | set(tpl.facts.realizes)
+    if "one end" in said or "end" in said:
+        said |= {"__max", "__min"}
+    return q_aggs <= said
+
+
+UNGROUPED = 0.6
+_AGGREGATES = frozenset({"__count", "__avg", "__sum", "__max", "__min"})
+
+
+@check("grouping", "words", UNGROUPED)
+def grouping(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | None:
+    """ "For each X" with a measure asks for one row per X: a template that does not group does not
+    answer it (unless its rows are the X already, one each), nor one that groups by another thing.
+
+    Fails: "What is the average price for each year?" against "What is the average price?".
+    Passes: "What is the total stock of each shop?" against a template listing the shops' stock."""
+    voc = q.vocabulary
+    tpl = c.template
+    output = facts.output
+    tpl_words = voc.words_of_tables(tpl.tables) if voc is not None else set()
+    if (
+        "__each" in q.word_set
+        and q.word_set & _AGGREGATES
+        and "__each" not in c.wording_words
+        and not facts.grouped
+        and "__each" not in c.facet_words
+        and (
+            not (output.aggregates or facts.order)  # a bare listing computes nothing asked
+            or groups_asked(q.text, tpl.tables, tpl_words)
+        )
+    ):
+        if lists_each(q.text, c, voc.table_words if voc is not None else {}):
+            return None  # "the score of every player": one row each already
+        return Finding("the question asks per group, the template does not group")
+    if facts.grouped and voc is not None and grouped_otherwise(q.text, facts, voc.column_token_sets):
+        return Finding("the question asks per group of another thing than the template")
+    return None

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ctxtool.errors import InputError
 from ctxtool.runtime.answer import Answer
 from ctxtool.runtime.decide.confidence import reads_apart
-from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.plan import Plan, ambiguity, did_you_mean
 from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates import sqlparts

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ctxtool.runtime.matching.binding import bind_slots
-from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.compiled import Compiled
 
@@ -37,5 +37,5 @@ def previous_candidate(
         bindings=bindings,
         q_cov=1.0,
         t_cov=1.0,
-        reasons=[f"follow-up of {previous.question!r}: same template with the new values"],
+        notes=[f"follow-up of {previous.question!r}: same template with the new values"],
     )

@@ -10,7 +10,7 @@ from typing import Any
 from ctxtool.errors import CtxtoolError, DatabaseError, InputError
 from ctxtool.runtime.answer import Answer
 from ctxtool.runtime.llm import prompt as llmsql
-from ctxtool.runtime.matching.matcher import Candidate
+from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.plan import Plan
 from ctxtool.runtime.templates import sqlparts
 
@@ -25,7 +25,7 @@ def messages(
     """The chat messages asking ``rt``'s model for the SQL of ``question``."""
     examples = [c.template for c in cands[:3]]
     if len(examples) < 3:
-        extra = rt.matcher.template_index.candidates(set(rt.matcher.question_tokens(question, [])), 3)
+        extra = rt.matcher.closest(question, 3)
         for i in extra:
             if rt.templates[i] not in examples:
                 examples.append(rt.templates[i])

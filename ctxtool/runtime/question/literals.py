@@ -8,15 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ctxtool.english.content import content_tokens
-
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        "january february march april may june july august september october november december".split()
-    )
-}
-_MONTHS.update({k[:3]: v for k, v in list(_MONTHS.items())})
-_MONTHS["sept"] = 9
+from ctxtool.english.lexicon import MONTHS, NUMBER_WORDS, ORDINAL_WORDS
 
 
 @dataclass
@@ -43,7 +35,7 @@ class Literal:
 
 _ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
-_MONTH_WORDS = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
 _MDY = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
 _DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(\d{{4}})\b", re.I)
 # a number inside a code ("CIS-220", "ACCT-211", "220-B") is part of the code, not a number
@@ -56,23 +48,7 @@ QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|�
 # ("taught by OTHA MOYER"); one capitalized word alone is an acronym more often than a value
 _CAPITALS = re.compile(r"(?<![\w'\"])[A-Z][A-Z'-]+(?:\s+[A-Z][A-Z'-]+)+(?![\w'\"])")
 _SCALE = {"thousand": 1000, "k": 1000, "million": 1_000_000, "m": 1_000_000}
-NUMBER_WORDS = {
-    w: i + 2
-    for i, w in enumerate(
-        "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    )
-}
 _NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
-# ordinals name a number too ("fourth-grade classrooms" are those of grade 4); not "first" and
-# "last", which mostly mean an order or a name ("the first name")
-ORDINAL_WORDS = {
-    w: i + 2
-    for i, w in enumerate(
-        "second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
-        "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth".split()
-    )
-}
 _ORDINAL = re.compile(
     r"(?<![\w.$-])(?:(" + "|".join(ORDINAL_WORDS) + r")|(\d{1,3})(?:st|nd|rd|th))(?![\w])", re.I
 )
@@ -184,9 +160,9 @@ def find_literals(text: str) -> list[Literal]:
             elif order == "dmy":
                 d = _safe_date(int(g[2]), int(g[1]), int(g[0])) or _safe_date(int(g[2]), int(g[0]), int(g[1]))
             elif order == "Mdy":
-                d = _safe_date(int(g[2]), _MONTHS[g[0].lower()], int(g[1]))
+                d = _safe_date(int(g[2]), MONTHS[g[0].lower()], int(g[1]))
             else:
-                d = _safe_date(int(g[2]), _MONTHS[g[1].lower()], int(g[0]))
+                d = _safe_date(int(g[2]), MONTHS[g[1].lower()], int(g[0]))
             if d is not None:
                 found.append(Literal("date", m.group(), m.start(), m.end(), d))
     for m in _NUMBER.finditer(text):

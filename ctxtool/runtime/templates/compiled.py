@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from ctxtool.dialects import normalize
 from ctxtool.english.content import content_tokens
+from ctxtool.english.reading import Reading
 from ctxtool.placeholders import find_sql_placeholders, find_text_placeholders
 from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.equivalence import Shape, shape_of
@@ -42,11 +44,18 @@ class Slot:
 
 
 @dataclass
-class Phrasing:
-    """One wording of an item, tokenized (the parameterized intent, the intent, the question)."""
+class Phrasing(Reading):
+    """One wording of an item, tokenized (the parameterized intent, the intent, the question), and
+    what its sentence says, read once (as a question's: :mod:`ctxtool.english.reading`)."""
 
     text: str
     tokens: list[str]
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """Its words as written, lower case (a code the question writes is no value when the
+        wording says it)."""
+        return frozenset(w.lower() for w in re.findall(r"\w+", self.text))
 
 
 @dataclass
@@ -83,6 +92,15 @@ class Compiled:
         for c in self.facts.columns:
             out.update(content_tokens(c.split("_")[-1]))
         return out
+
+    @cached_property
+    def returned_words(self) -> set[str]:
+        """The words of the columns it returns: "the names of ..." is what a query that selects
+        ``name`` answers, whether or not its wording says "name"."""
+        words: set[str] = set()
+        for c in self.facts.projected:
+            words.update(content_tokens(c.split(".")[-1].replace("_", " ")))
+        return words
 
     @property
     def label(self) -> str:

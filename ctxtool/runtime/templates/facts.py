@@ -96,6 +96,7 @@ class TemplateFacts:
     identifier_words: frozenset[str] = frozenset()  # the words of its identifiers, lower case
     letter_runs: frozenset[str] = frozenset()  # its words (identifiers and keywords), lower case
     set_operations: frozenset[str] = frozenset()  # "union", "intersect", "except"
+    ors: bool = False  # an OR somewhere
     direction: str | None = None  # "<" or ">" when every comparison of the query points one way
     having: bool = False
     limited: bool = False  # a LIMIT somewhere
@@ -106,6 +107,8 @@ class TemplateFacts:
     outer_columns: frozenset[str] = frozenset()  # the column names the outermost SELECT mentions
     averages: bool = False  # it averages, or returns a column named as an average
     takes_end: bool = False  # an ORDER BY, MIN, MAX, ALL or ANY
+    # its tokens, sorted: two queries of the same tokens in another order are reverse readings
+    token_bag: tuple[str, ...] = ()
     # per slot key: the senses the placeholder is compared in (1: >, >=; -1: <, <=)
     slot_senses: dict[str, frozenset[int]] = field(default_factory=dict)
     # per pair of slot keys (in the SQL's order): how the text between their placeholders joins them,
@@ -482,6 +485,10 @@ def _between_slots(sql: str, dialect: str) -> dict[tuple[str, str], tuple[str | 
     return out
 
 
+def _token_bag(sql: str) -> tuple[str, ...]:
+    return tuple(sorted(re.findall(r"\w+|[^\s\w]", sql.lower())))
+
+
 def _first_select(tree: exp.Expression) -> exp.Select | None:
     """The first SELECT of a query (the left one of a UNION, INTERSECT or EXCEPT)."""
     while isinstance(tree, exp.SetOperation):
@@ -495,7 +502,7 @@ def read_facts(
     """The facts of a statement (``snippet``: a facet's condition, wrapped in ``SELECT 1 WHERE``)
     from its tree (placeholders as sentinels, parsed in ``dialect``; None: it did not parse)."""
     if tree is None:
-        return TemplateFacts()
+        return TemplateFacts(token_bag=_token_bag(sql))
     columns = {c.name.lower() for c in tree.find_all(exp.Column) if _real(c)}
     grouped = tree.find(exp.Group) is not None
     if snippet:
@@ -551,6 +558,7 @@ def read_facts(
             for name, cls in (("union", exp.Union), ("intersect", exp.Intersect), ("except", exp.Except))
             if tree.find(cls) is not None or isinstance(tree, cls)
         ),
+        ors=tree.find(exp.Or) is not None,
         direction=_direction(tree),
         having=any(s.args.get("having") is not None for s in tree.find_all(exp.Select)),
         limited=any(_limit(s) for s in tree.find_all(exp.Select)),
@@ -564,6 +572,7 @@ def read_facts(
         averages=tree.find(exp.Avg) is not None
         or any(re.search(r"avg|average|mean", ident.name, re.I) for ident in tree.find_all(exp.Identifier)),
         takes_end=tree.find(exp.Order, exp.Max, exp.Min, exp.All, exp.Any) is not None,
+        token_bag=_token_bag(sql),
         slot_senses=_slot_senses(tree),
         between_slots=_between_slots(sql, dialect),
     )

@@ -1,4 +1,11 @@
-"""What the question decides between near-duplicate templates.
+"""Ranking the candidates of a question: their standing (``score``) among each other.
+
+A candidate's standing is its evidence, unless one of the rules below puts it elsewhere: the
+calibrated probability (``CTXTOOL_CONFIDENCE=calibrated``: :mod:`.confidence`); reverse templates,
+which the encoder settles (:func:`reverse_pairs`); and near-duplicate templates the question tells
+apart (:func:`separate`).
+
+What the question decides between near-duplicate templates:
 
 Two templates of a set are often one query apart in a single point: DISTINCT or not, one order
 direction or the other, ``<`` or ``>``, UNION or INTERSECT, a sum or an average, what is counted,
@@ -14,12 +21,13 @@ even databases alike, no wrong answer more (the commits' messages give each rule
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from ctxtool.english.content import content_tokens
-from ctxtool.english.reading import counted_words
 from ctxtool.identifiers import split_compound
-from ctxtool.runtime.decide.confidence import VERBATIM_APART
+from ctxtool.runtime.decide.confidence import VERBATIM_APART, calibrate
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.question.question import Question
+from ctxtool.runtime.templates.compiled import Compiled
 from ctxtool.runtime.templates.facts import name_words
 
 __all__ = ["decided_against", "separate"]
@@ -41,7 +49,7 @@ _AGGREGATES = ("__sum", "__avg")
 _GENERIC = frozenset(content_tokens("name id"))
 
 
-def _returned(tpl: Any) -> set[str]:
+def _returned(tpl: Compiled) -> set[str]:
     """The words of the columns the template returns as they are (not its keys: ``widget_id``
     names the widgets, not a thing returned of them)."""
     out: set[str] = set()
@@ -55,8 +63,9 @@ def _returned(tpl: Any) -> set[str]:
     return out
 
 
-def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> str | None:
+def decided_against(q: Question, best: Candidate, rival: Candidate) -> str | None:
     """How the question tells ``rival``'s template from ``best``'s, for ``best`` (None: it does not)."""
+    question, q_set = q.text, q.word_set
     a, b = best.template, rival.template
     fa, fb = a.facts, b.facts
     # (a count of a table's rows counts distinct things too)
@@ -82,7 +91,7 @@ def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> st
     for op in _AGGREGATES:  # "the total size" is no average, "the mean age" no total
         if op in q_set and op in fa.realizes and op not in fb.realizes:
             return f"the question asks for the {op[2:]}"
-    asked = counted_words(question)
+    asked = q.counted
     if asked:
         ta, tb = fa.tallied, fb.tallied
         if ta & asked and tb and not tb & asked:
@@ -100,7 +109,7 @@ def decided_against(question: str, q_set: set[str], best: Any, rival: Any) -> st
     return None
 
 
-def separate(question: str, q_set: set[str], cands: list[Any]) -> None:
+def separate(q: Question, cands: list[Candidate]) -> None:
     """Mark on the best candidate the templates the question tells apart from it (``apart``): they
     are no rival readings for the lead and the ties of :mod:`ctxtool.runtime.decide.confidence`. A
     candidate tied with the best that the question decides for comes first."""
@@ -113,7 +122,7 @@ def separate(question: str, q_set: set[str], cands: list[Any]) -> None:
             break
         if c.similarity <= best.similarity - VERBATIM_APART:
             continue  # the encoder reads it far from the question: no tie the words can break
-        if decided_against(question, q_set, c, best) and not decided_against(question, q_set, best, c):
+        if decided_against(q, c, best) and not decided_against(q, best, c):
             c.score = max(c.score, best.score)
             cands.insert(0, cands.pop(i))
             best = c
@@ -121,5 +130,47 @@ def separate(question: str, q_set: set[str], cands: list[Any]) -> None:
     best.apart = {
         c.template.index
         for c in cands[1:]
-        if c.template.index != best.template.index and decided_against(question, q_set, best, c)
+        if c.template.index != best.template.index and decided_against(q, best, c)
     }
+
+
+REVERSE_MARGIN = 0.01  # the encoder's cosine must prefer one reading of a reverse pair by this much
+
+
+def reverse_pairs(cands: list[Candidate]) -> None:
+    """Reverse templates ("the prerequisite of X" / "the courses whose prerequisite is X", "the code
+    of a description" / "the description of a code") read the same words in another order: their
+    SQL holds the same tokens in another sequence, so word overlap cannot tell them apart. The
+    encoder's cosine, which sees the order, decides; when it does not prefer one, both are offered
+    (equal scores make the runtime ask back)."""
+    if len(cands) < 2:
+        return
+    best = cands[0]
+    bag = best.template.facts.token_bag
+    for rival in cands[1:]:
+        if rival.template.sql == best.template.sql or rival.template.facts.token_bag != bag:
+            continue
+        if rival.similarity > best.similarity + REVERSE_MARGIN:
+            best.score, rival.score = (
+                round(min(best.score, rival.score) - 0.01, 4),
+                max(best.score, rival.score),
+            )
+            best.notes.append(f"its reverse, template #{rival.template.index}, reads closer to the question")
+        elif rival.similarity >= best.similarity - REVERSE_MARGIN:
+            rival.score = best.score
+            best.notes.append(f"its reverse, template #{rival.template.index}, reads as close")
+        break
+    cands.sort(key=lambda c: -c.score)
+
+
+def rank(q: Question, cands: list[Candidate], calibrated: bool, semantic: bool) -> list[Candidate]:
+    """The candidates best first, each with its standing: its evidence, or its calibrated
+    probability; reverse templates the encoder settles and a tie the question decides reordered."""
+    for c in cands:
+        c.score = c.evidence
+    if calibrated:
+        calibrate(cands, semantic)
+    cands.sort(key=lambda c: -c.score)
+    reverse_pairs(cands)
+    separate(q, cands)
+    return cands
