@@ -125,7 +125,7 @@ def history_for_model(history: Sequence[Any], limit: int = MAX_HISTORY_MESSAGES)
             if turn.get("name"):
                 msg["name"] = str(turn["name"])
         elif role in ("user", "assistant", "system") and (text or calls):
-            msg = {"role": role, "content": text}
+            msg = {"role": role, "content": text or ""}  # a string, never null (see history.py)
             if calls:
                 msg["tool_calls"] = [c for c in calls if isinstance(c, dict) and c.get("id")]
                 if not msg["tool_calls"]:
