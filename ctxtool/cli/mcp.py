@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ctxtool.cli._model_opts import MODEL_KEY, model_options, take
 from ctxtool.errors import InputError
 
 
@@ -28,6 +29,7 @@ def _host_port(value: str) -> tuple[str, int]:
               help="Serve streamable HTTP on HOST:PORT instead of stdio (loopback when HOST is empty).")  # fmt: skip
 @click.option("--token", envvar="CTXTOOL_SERVE_TOKEN", default=None,
               help="With --http: require 'Authorization: Bearer TOKEN' ($CTXTOOL_SERVE_TOKEN; required).")  # fmt: skip
+@model_options
 def command(
     dsn: str | None,
     context_file: str | None,
@@ -36,6 +38,7 @@ def command(
     conversation_store: str | None,
     http: str | None,
     token: str | None,
+    **model_flags: object,
 ) -> None:
     """Serve MCP tools for agents: introspect, draft_templates, draft_facets, draft_values,
     parameterize, validate, test_values, mutate_set, eval, ask, query_data, list_templates,
@@ -59,7 +62,8 @@ def command(
     if context_file and set_ref:
         raise InputError("give at most one of --context FILE and --set NAME")
     secrets = [parse(dsn).password or ""] if dsn else []
-    defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets)
+    model = take(model_flags, MODEL_KEY)
+    defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets, model=model)
     runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
     tools = registry()
     warm_up()

@@ -38,7 +38,15 @@ class Services:
         self._lock = threading.Lock()
         self._open: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
-    def get(self, ref: str, dsn: str | None, store: str | None, conversation_store: str | None) -> Any:
+    def get(
+        self,
+        ref: str,
+        dsn: str | None,
+        store: str | None,
+        conversation_store: str | None,
+        model: dict[str, Any] | None = None,
+    ) -> Any:
+        from ctxtool.llm.settings import stderr_sink
         from ctxtool.runtime import Runtime
         from ctxtool.server.service import Service
 
@@ -50,7 +58,8 @@ class Services:
                 stale = [k for k in self._open if k[0] == ref and k[2:] == key[2:]]
                 for k in stale:
                     _close(self._open.pop(k))
-                service = Service(Runtime(ref, dsn=dsn, store=store), conversation_store=conversation_store)
+                runtime = Runtime(ref, dsn=dsn, store=store, model_settings=model, model_log=stderr_sink)
+                service = Service(runtime, conversation_store=conversation_store)
                 while len(self._open) >= MAX_OPEN:
                     _close(self._open.popitem(last=False)[1])
             self._open[key] = service
@@ -75,7 +84,11 @@ def _service(defaults: Defaults, context: str | None, set_name: str | None, dsn:
     if defaults.service is not None and not (context or set_name or dsn):
         return defaults.service
     return SERVICES.get(
-        set_ref(context, set_name, defaults), dsn_of(dsn, defaults), defaults.store, CONVERSATION_STORE["ref"]
+        set_ref(context, set_name, defaults),
+        dsn_of(dsn, defaults),
+        defaults.store,
+        CONVERSATION_STORE["ref"],
+        defaults.model,
     )
 
 
@@ -93,8 +106,11 @@ def ask(
     dsn: str | None = None,
     conversation_id: str | None = None,
     session: str | None = None,
+    model_settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     body = {"question": question, "action": action, **_conversation(conversation_id, session)}
+    if model_settings:
+        body["model_settings"] = model_settings
     return _service(defaults, context, set, dsn).ask(body)
 
 
@@ -107,8 +123,11 @@ def query_data(
     dsn: str | None = None,
     conversation_id: str | None = None,
     session: str | None = None,
+    model_settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     body = {"question": question, **_conversation(conversation_id, session)}
+    if model_settings:
+        body["model_settings"] = model_settings
     return _service(defaults, context, set, dsn).query(body)
 
 
@@ -149,6 +168,13 @@ CONVERSATION = {
 
 QUESTION = {"type": "string", "minLength": 1, "description": "The question in natural language."}
 
+
+def _model_settings() -> dict[str, Any]:
+    from ctxtool.llm.settings import json_schema
+
+    return json_schema()
+
+
 ACTION = {
     "type": "string",
     "enum": [a for a in ACTIONS if a != "chat"],
@@ -178,13 +204,25 @@ def tools(preconfigured: bool = False) -> list[Tool]:
             "of how the question was understood, the rows and a short answer; or 'Did you mean' "
             "questions (status disambiguate) when it is not confident, or status declined. Use it to "
             "try the set as a user would.",
-            schema({"question": QUESTION, "action": ACTION, **CONVERSATION, **w}, ("question",)),
+            schema(
+                {
+                    "question": QUESTION,
+                    "action": ACTION,
+                    **CONVERSATION,
+                    "model_settings": _model_settings(),
+                    **w,
+                },
+                ("question",),
+            ),
             ask,
         ),
         Tool(
             "query_data",
             "Run the query that answers a question and return its rows (read-only, row-capped), with the SQL.",
-            schema({"question": QUESTION, **CONVERSATION, **w}, ("question",)),
+            schema(
+                {"question": QUESTION, **CONVERSATION, "model_settings": _model_settings(), **w},
+                ("question",),
+            ),
             query_data,
         ),
         Tool(

@@ -84,6 +84,7 @@ class Defaults:
     store: str | None = None
     secrets: list[str] = field(default_factory=list)  # passwords to scrub from every output
     service: Any = None  # a Service the runtime tools answer from (``ctxtool serve --mcp``)
+    model: dict[str, Any] = field(default_factory=dict)  # `ctxtool mcp`'s model flags (ctxtool.llm.settings)
 
 
 @dataclass(frozen=True)
