@@ -758,7 +758,8 @@ def _tool_call(tc: Mapping[str, Any], index: int) -> ToolCall:
     else:
         raw_text = raw or ""
         try:
-            args = json.loads(raw_text) if raw_text.strip() else {}
+            # strict=False: llama.cpp's grammar lets raw newlines into a string (real SmolLM2 output)
+            args = json.loads(raw_text, strict=False) if raw_text.strip() else {}
         except ValueError as exc:
             args, error = {}, f"arguments are not valid JSON: {exc.msg}"
         if not isinstance(args, dict) and error is None:
