@@ -87,8 +87,10 @@ def test_extension_manifest_commands_and_context():
     context = (REPO / "GEMINI.md").read_text()
     from ctxtool.mcp.server import registry
 
-    for tool in registry():
-        assert f"`{tool}`" in context, f"GEMINI.md does not mention the tool {tool}"
+    for tool in registry():  # named as the Gemini CLI declares MCP tools: mcp_<server>_<tool>
+        assert f"`mcp_ctxtool_{tool}`" in context, f"GEMINI.md does not mention the tool {tool}"
+        assert f"`{tool}`" not in context, f"GEMINI.md names {tool} bare; the CLI calls it mcp_ctxtool_{tool}"
+    assert "--yolo" in context and "--allowed-tools" in context  # how to run headless
     commands = sorted((REPO / "commands").rglob("*.toml"))
     assert {c.relative_to(REPO / "commands").as_posix() for c in commands} >= {
         "ctx/init.toml",
@@ -100,6 +102,9 @@ def test_extension_manifest_commands_and_context():
     for path in commands:
         command = tomllib.loads(path.read_text())
         assert command["description"] and "{{args}}" in command["prompt"], path
+        assert "`mcp_ctxtool_" in command["prompt"], path
+        for tool in registry():
+            assert f"`{tool}`" not in command["prompt"], (path, tool)
 
 
 def test_gemini_cli_validates_links_and_connects(gemini, tmp_path):
