@@ -170,3 +170,10 @@ def test_messages_name_tool_arguments_not_cli_flags(financial_dsn, tmp_path, mon
         call(TOOLS, "draft_templates", {"dsn": financial_dsn, "tables": ["no_such_table"]}, Defaults())
     message = str(raised.value)
     assert "the argument tables" in message and "--tables" not in message
+
+
+def test_the_ask_tool_offers_the_runtime_actions():
+    from ctxtool.mcp.runtime_tools import ASK_ACTIONS
+    from ctxtool.runtime.answer import ACTIONS
+
+    assert ASK_ACTIONS == tuple(a for a in ACTIONS if a != "chat")

@@ -66,17 +66,17 @@ def command(
     defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets, model=model)
     runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
     tools = registry()
-    warm_up()
     try:
         if http:
             from ctxtool.mcp.http import asgi_app, serve_http
 
             host, port = _host_port(http)
+            warm_up()
             serve_http(asgi_app(token=token or "", defaults=defaults, tools=tools, host=host), host, port)
         else:
             from ctxtool.mcp.stdio import serve_stdio
 
-            serve_stdio(tools, defaults)
+            serve_stdio(tools, defaults, after_initialize=warm_up)  # imports once initialize is answered
     finally:
         runtime_tools.SERVICES.close()
         CONNECTIONS.forget()

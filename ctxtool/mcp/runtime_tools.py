@@ -14,7 +14,11 @@ from collections import OrderedDict
 from typing import Any
 
 from ctxtool.mcp.tools import DSN, SET_PATH, Defaults, Tool, ToolError, dsn_of, schema
-from ctxtool.runtime.answer import ACTIONS
+
+# the runtime's actions (ctxtool.runtime.answer.ACTIONS) but chat, written out: importing the runtime
+# to list them would cost `ctxtool mcp` half a second before it can answer initialize
+# (tests/test_mcp_agents.py keeps the two equal)
+ASK_ACTIONS = ("runsql", "showsql", "explainsql", "narrate", "showprompt")
 
 MAX_OPEN = 8  # services kept open; the least recently used is closed beyond this
 _NO_SET = "<no set>"  # describe_schema of a database alone
@@ -220,7 +224,7 @@ def _model_settings() -> dict[str, Any]:
 
 ACTION = {
     "type": "string",
-    "enum": [a for a in ACTIONS if a != "chat"],
+    "enum": list(ASK_ACTIONS),
     "default": "runsql",
     "description": "runsql runs the query and returns rows; showsql returns the SQL only.",
 }
