@@ -324,15 +324,19 @@ def run_steps(steps: Steps, dsn: str, work: Path) -> None:
             if m.get("role") == "system" and m["content"].startswith("Past events")
         ]
         stats = store.vector_stats(cid)
+        messages = [m for t in store.list_prompts(cid) for m in (t.prompt, t.response_text) if m]
         store.close()
+        block = past[0] if past else ""
+        # a match inserts the original message, never its summary
+        originals = bool(block) and any(m in block for m in messages) and not any(t in block for t in texts)
         return {
             "ok": not [w for w in warnings if "vectorization skipped" in w]
             and bool(texts)
             and ans.status == "answered"
-            and any(q in (past[0] if past else "") for q in COVERED),
+            and originals,
             "vector_space": stats["embedders"],
             "summaries": [t[:80] for t in texts[:3]],
-            "originals_inserted": any(q in (past[0] if past else "") for q in COVERED),
+            "originals_inserted": originals,
             "past_events": past[0][:200] if past else None,
         }
 
