@@ -215,7 +215,7 @@ def _shape(sql: str) -> str:
 
 def candidate_features(rt: Runtime, case: dict[str, Any]) -> list[dict[str, Any]]:
     """The runtime's top candidates for a case, each with whether its SQL has the gold's shape."""
-    _, cands, _ = rt.understand(case["question"])
+    _, cands = rt.understand(case["question"])
     gold = _shape(case["gold_sql"])
     return [
         {
@@ -267,7 +267,7 @@ def score_database(
                 if error:
                     row["error"] = error
                 elif case["kind"] == "paraphrase":
-                    _, cands, _ = rt.understand(case["question"])
+                    _, cands = rt.understand(case["question"])
                     row["own_closest"] = bool(
                         cands and _squash(cands[0].template.concrete_sql) == _squash(case["gold_sql"])
                     )

@@ -168,9 +168,9 @@ def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
     entities = [Entity("linked", "Porto", 23, 28, "Porto", link=main)]
     cand = candidate(tpl, bind_slots(tpl.slots, entities, set()))
     assert cand.bindings
-    from ctxtool.runtime.plan import ambiguity
+    from ctxtool.runtime.decide.decide import ambiguity
 
-    assert ambiguity(cand, entities, rt.dialect) == []
+    assert ambiguity(cand, entities) == []
     ans = rt.ask("Which branches are in 'Porto'?", "showsql")
     assert len(set(ans.disambiguation)) == len(ans.disambiguation)
 
@@ -219,7 +219,7 @@ def test_calibrated_confidence_is_a_probability_with_its_own_threshold(monkeypat
     data, _ = parameterize_set(SET, "postgres", None)
     rt = Runtime(data, dialect="postgres", use_llm=False, confidence="calibrated")
     assert rt.threshold == 0.9 and rt.matcher.calibrated
-    _, cands, _ = rt.understand("Which model of the car has the minimum horsepower?")
+    _, cands = rt.understand("Which model of the car has the minimum horsepower?")
     assert all(0 <= c.score <= 1 for c in cands) and cands[0].template.index == 1
     assert cands[0].score > cands[1].score and cands[0].evidence > 0
     assert rt.ask("How many teachers live in Lisbon?", "showsql").status != "answered"
@@ -260,7 +260,8 @@ def test_without_the_encoder_words_match_and_each_answer_says_so(monkeypatch):
 
 def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared_with():
     from ctxtool.parameterize import parameterize_set
-    from ctxtool.runtime.plan import ambiguity, own_reading
+    from ctxtool.runtime.decide.decide import ambiguity
+    from ctxtool.runtime.plan import own_reading
     from ctxtool.runtime.question.linking import LinkedValue
     from ctxtool.runtime.question.values import Entity
 
@@ -288,8 +289,8 @@ def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared
 
     cand = candidate(tpl, bind_slots(tpl.slots, entities, set()))
     assert cand.bindings
-    assert ambiguity(cand, entities, rt.dialect) == []
+    assert ambiguity(cand, entities) == []
     assert own_reading(entities[0], tpl.tables, tpl.slots[0]).link.column_key == "member.lname"
     # two values as close on the compared column stay rival readings
     main.alternatives = [link("member.lname", "Smith", 1), link("member.lname", "Smithe", 2)]
-    assert len(ambiguity(cand, entities, rt.dialect)) == 2
+    assert len(ambiguity(cand, entities)) == 2

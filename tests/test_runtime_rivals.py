@@ -67,16 +67,14 @@ def test_a_rival_the_question_decides_against_does_not_hold_back_the_best():
 
 
 def test_a_tie_with_a_rival_the_question_decides_against_is_not_asked_back():
-    from ctxtool.runtime.answer import Answer
-    from ctxtool.runtime.decide.decide import choose
+    from ctxtool.runtime.decide.decide import rival_readings
 
     question = "List the widgets in descending order of price."
     best = _cand(0, "SELECT name FROM widget ORDER BY price DESC", 1.0)
     tie = _cand(1, "SELECT name FROM widget ORDER BY price", 1.0)
-    ans = Answer(question=question, action="showsql", status="declined")
-    assert choose([best, tie], [], "postgres", lambda c: "planned", ans) is None
+    assert rival_readings([best, tie], [])
     separate(Question(question), [best, tie])
-    assert choose([best, tie], [], "postgres", lambda c: "planned", ans) == "planned"
+    assert rival_readings([best, tie], []) == []
 
 
 def test_what_a_count_or_a_sum_adds_up_is_what_the_question_counts():

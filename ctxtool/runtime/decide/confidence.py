@@ -18,9 +18,11 @@ features alone applies.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from typing import Any
 
+from ctxtool.errors import InputError
 from ctxtool.runtime.templates.equivalence import same_query
 
 # logit = bias + sum(weight * feature), fitted by /bench/spider.py --dump rows (see the docstring)
@@ -38,10 +40,6 @@ MODES = ("evidence", "calibrated")
 def confidence_mode(mode: str | None = None) -> str:
     """``evidence`` (the default: the raw evidence against the 0.7 threshold the sample sets were
     written for) or ``calibrated`` (this module's probability, threshold 0.9); ``$CTXTOOL_CONFIDENCE``."""
-    import os
-
-    from ctxtool.errors import InputError
-
     mode = (mode or os.environ.get("CTXTOOL_CONFIDENCE") or "evidence").strip().lower()
     if mode not in MODES:
         raise InputError(f"unknown confidence {mode!r} (CTXTOOL_CONFIDENCE): use {' or '.join(MODES)}")

@@ -19,6 +19,7 @@ from ctxtool.dialects import normalize
 from ctxtool.english.content import content_tokens
 from ctxtool.english.reading import Reading
 from ctxtool.placeholders import find_sql_placeholders, find_text_placeholders
+from ctxtool.runtime.answer import jsonable
 from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.equivalence import Shape, shape_of
 from ctxtool.runtime.templates.facts import TemplateFacts, read_facts
@@ -339,3 +340,23 @@ def compile_item(kind: str, index: int, item: dict[str, Any], dialect: str) -> C
         shape=shape,
         dialect=dialect,
     )
+
+
+def filled_intent(tpl: Compiled, values: dict[str, Any]) -> str:
+    """The template's parameterized intent with ``values`` written in (for explanations)."""
+    text = tpl.parameterized_intent
+    found = find_text_placeholders(text, tpl.dialect)
+    out = []
+    last = 0
+    qmark = 0
+    for ph in found:
+        out.append(text[last : ph.start])
+        if ph.kind == "numbered":
+            key = ph.name
+        else:
+            qmark += 1
+            key = str(qmark)
+        out.append(str(jsonable(values.get(key, ph.text))))
+        last = ph.end
+    out.append(text[last:])
+    return "".join(out)

@@ -16,6 +16,7 @@ import os
 from typing import Any
 
 from ctxtool.errors import InputError
+from ctxtool.placeholders import find_text_placeholders
 from ctxtool.runtime.templates.compiled import Compiled
 
 MATCHERS = ("hybrid", "lexical")
@@ -53,8 +54,6 @@ def masked(text: str, spans: list[tuple[int, int]], mask: str = MASK) -> str:
 
 
 def placeholder_spans(item: Compiled) -> list[tuple[int, int]]:
-    from ctxtool.placeholders import find_text_placeholders
-
     return [(p.start, p.end) for p in find_text_placeholders(item.parameterized_intent, item.dialect)]
 
 
