@@ -16,7 +16,8 @@ What is counted:
   aside);
 - a **private name imported across modules**: ``from a import _b`` where ``a`` is another module;
 - a **word list**: a literal list, tuple, set, frozenset or dict key list of at least three strings
-  that are English words (lower-case letters, or ``"a b c".split()``), and an **English-word
+  that are English words (lower-case letters, ``"a b c".split()``, or a string of three words or more
+  read as tokens: ``content_tokens("a b c")``), and an **English-word
   regex**: a ``re.compile`` whose pattern holds at least two alternatives of letters only
   (``\\bhow\\s+many\\b|...``). Counted in ``ctxtool/runtime`` (and ``ctxtool/lexicon.py`` apart).
 """
@@ -230,6 +231,16 @@ def _strings(node: ast.AST) -> list[str] | None:
     ):
         if node.args:
             return _strings(node.args[0])
+    # the words of a string read as tokens: content_tokens("number numbers code codes")
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and "tokens" in node.func.id
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.args[0].value.split()
     return None
 
 

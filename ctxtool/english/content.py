@@ -12,41 +12,29 @@ from functools import lru_cache
 
 from ctxtool.english.lexicon import (
     AGGREGATES,
+    AMOUNT_OF_UNITS,
     CANONICAL_PHRASES,
     CANONICAL_WORDS,
     DIMENSIONS,
+    FROM_END_TO_END,
+    MORE_OF_X_THAN,
+    MORE_OPERATORS,
     NAME_WORDS,
+    NOT_A_NOUN_BEFORE_NUMBER_OF,
+    NOT_CONTRACTED,
+    NOUN_NUMBER_OF,
+    ORDERED_IN_A_DIRECTION,
+    PERSON_NAME_PHRASES,
+    PERSON_NAMES_SAID,
+    PLACE_NOT_AMOUNT,
     STOPWORDS,
+    WHERE_IS,
+    WHICH,
+    YEARS_OLD,
 )
 from ctxtool.english.tokens import lemma, stem, tokenize
+from ctxtool.identifiers import name_shorthand
 
-# words before "number of" that make it a compound noun ("the phone number of", "room number of"),
-# not a count: a count is "the number of", "a number of", "total number of", "how many"...
-_COUNT_BEFORE = frozenset(
-    "the a an total average mean largest smallest highest lowest greatest biggest maximum minimum "
-    "max min same different distinct and or of by in with for per what which whose their its his her "
-    "descending ascending decreasing increasing".split()
-)
-_COMPOUND_NUMBER = re.compile(r"(?<= )([a-z]+) number(s?) of ")
-# English contractions of "not": "don't" says "do not"
-_NOT = re.compile(r"\b(ca|wo|do|does|did|is|are|was|were|has|have|had|could|would|should|must|need)n[’']t\b")
-# a person's names ("first name" is no "first" in time; a full name is the first and last name)
-_NAMES = (
-    (re.compile(r"\bfull names?\b"), "firstname lastname"),
-    # "first and last names", "first, middle and last name": the first name, not the first in time
-    (
-        re.compile(r"\bfirst (?:and |or |& )?middle (?:and |or |& )?(?:last|family|sur) ?names?\b"),
-        "firstname middlename lastname",
-    ),
-    (re.compile(r"\bfirst (?:and|or|&) (?:last|family|sur) ?names?\b"), "firstname lastname"),
-    (re.compile(r"\bfirst names?\b"), "firstname"),
-    (re.compile(r"\bmiddle names?\b"), "middlename"),
-    (re.compile(r"\b(?:last|family|sur) ?names?\b"), "lastname"),
-    (re.compile(r"\bnot only\b"), " "),  # "not only A but also B" asks for both
-)
-
-
-_WHICH = re.compile(r"\bwhich\b", re.I)
 _SENTENCE_END = re.compile(r"(?:^|[.?!:;])\s*(?:\S+\s+)?$")
 
 
@@ -55,20 +43,9 @@ def _relative_which(text: str) -> str:
     year ..."); inside one it only joins a clause ("the buildings which have rooms")."""
     if "which" not in text.lower():
         return text
-    return _WHICH.sub(lambda m: m.group() if _SENTENCE_END.search(text[: m.start()]) else " ", text)
+    return WHICH.sub(lambda m: m.group() if _SENTENCE_END.search(text[: m.start()]) else " ", text)
 
 
-# "under the category", "over its entire existence": a place or a span of time, no comparison
-_PLACE_NOT_AMOUNT = re.compile(
-    r"\bunder(?= (?:the|a|an|its|their|his|her|this|that|these|those) )"
-    r"|\bover(?= (?:its|their|the) (?:entire|whole|years|past|last|course|period|time)\b)"
-)
-_YEARS_OLD = re.compile(r" years? old ")
-# units of time, money and distance: "how many hours", "the number of days" measure, they count nothing
-_AMOUNT_OF_UNITS = re.compile(
-    r" (?:how many|(?:total )?numbers? of) (hours|minutes|seconds|days|weeks|months|years|dollars|euros|"
-    r"milliseconds|miles|kilometers|kilometres|meters|metres) "
-)
 _SYMBOL_WORDS = {">": "__gt", ">=": "__gte", "<": "__lt", "<=": "__lte", "=": "equal"}
 _SYMBOLS = re.compile(r"(?<![<>=!])\s(>=|<=|>|<)\s")
 
@@ -76,32 +53,7 @@ _SYMBOLS = re.compile(r"(?<![<>=!])\s(>=|<=|>|<)\s")
 def _counting(before: str) -> bool:
     """ "<before> number of" is a count unless ``before`` is a noun ("phone number of"): after a
     function word ("the", "corresponding"), an operator word ("most") or a measure word."""
-    return before in _COUNT_BEFORE or before in STOPWORDS or before in CANONICAL_WORDS
-
-
-# "Where is the club located?" asks for its location
-_WHERE = re.compile(r"(?:^|(?<=[.?!]\s))where\b(?=\s+(?:is|are|was|were|do|does|did)\b)", re.I)
-
-
-# "ordered alphabetically", "sorted by age in descending order": the verb of an order followed by its
-# direction is the order itself (alone, "ordered" may be a purchase: "the customers who ordered")
-_ORDERED = re.compile(
-    r"\b(?:ordered|sorted|arranged)\b(?=\s+(?:\w+\s+){0,3}?(?:alphabetically|descending|ascending|"
-    r"decreasing|increasing)\b)"
-)
-
-
-# "more expensive than", "more students than": a comparison said around its measure (as "more than")
-# "from the most recent to the oldest", "from least to greatest": both ends of one order are a
-# listing in that order, never its first row; the first end says the direction
-_UP_END = "most recent|newest|latest|highest|largest|biggest|greatest|most"
-_DOWN_END = "earliest|lowest|smallest|least|fewest"
-_FROM_END_TO_END = re.compile(
-    rf" from (?:the )?(?:({_UP_END})|({_DOWN_END}))(?: [a-z]+)?(?: one)? to (?:the )?"
-    rf"(?:{_UP_END}|{_DOWN_END}|oldest|youngest)(?: one)? "
-)
-_MORE_X_THAN = re.compile(r" (more|less|fewer) (?!(?:or|and|of|than|the|a|an) )([a-z]+) than ")
-_MORE_OP = {"more": "__gt", "less": "__lt", "fewer": "__lt"}
+    return before in NOT_A_NOUN_BEFORE_NUMBER_OF or before in STOPWORDS or before in CANONICAL_WORDS
 
 
 # "first names,last names": a list written without its space
@@ -109,25 +61,25 @@ _JOINED_LIST = re.compile(r"(?<=[a-z]),(?=[a-z])", re.I)
 
 
 def _canonical_text(text: str) -> str:
-    text = _WHERE.sub("location", _relative_which(text))
+    text = WHERE_IS.sub("location", _relative_which(text))
     text = _JOINED_LIST.sub(", ", text)
     low = " " + re.sub(r"[?!.,;:]+(?=\s|$)", " ", re.sub(r"\s+", " ", text.lower())) + " "
     low = re.sub(r"\s+", " ", low)
-    low = _NOT.sub(
+    low = NOT_CONTRACTED.sub(
         lambda m: ("can" if m.group(1) == "ca" else "will" if m.group(1) == "wo" else m.group(1)) + " not",
         low,
     )
     low = low.replace(" cannot ", " can not ")
-    for rx, words in _NAMES:
+    for rx, words in PERSON_NAME_PHRASES:
         low = rx.sub(words, low)
-    low = _PLACE_NOT_AMOUNT.sub(" ", low)
-    low = _YEARS_OLD.sub(" old ", low)  # "20 years old" says an age, not a year
-    low = _AMOUNT_OF_UNITS.sub(r" \1 ", low)  # "the number of hours" is an amount of time, no count
-    low = _ORDERED.sub("__order", low)
-    low = _FROM_END_TO_END.sub(lambda m: " __desc __order " if m.group(1) else " __asc __order ", low)
-    low = _MORE_X_THAN.sub(lambda m: f" {m.group(2)} {_MORE_OP[m.group(1)]} ", low)
+    low = PLACE_NOT_AMOUNT.sub(" ", low)
+    low = YEARS_OLD.sub(" old ", low)  # "20 years old" says an age, not a year
+    low = AMOUNT_OF_UNITS.sub(r" \1 ", low)  # "the number of hours" is an amount of time, no count
+    low = ORDERED_IN_A_DIRECTION.sub("__order", low)
+    low = FROM_END_TO_END.sub(lambda m: " __desc __order " if m.group(1) else " __asc __order ", low)
+    low = MORE_OF_X_THAN.sub(lambda m: f" {m.group(2)} {MORE_OPERATORS[m.group(1)]} ", low)
     low = _SYMBOLS.sub(lambda m: f" {_SYMBOL_WORDS[m.group(1)]} ", low)
-    low = _COMPOUND_NUMBER.sub(
+    low = NOUN_NUMBER_OF.sub(
         lambda m: m.group(0) if _counting(m.group(1)) else f"{m.group(1)} numeral{m.group(2)} ", low
     )
     for phrase, canon in CANONICAL_PHRASES:
@@ -143,19 +95,12 @@ _OPERATOR_PHRASES = re.compile(
 )
 
 
-_NAME_PHRASES = re.compile(
-    r"\b(?:full|first|last|middle|family|given) names?\b"
-    r"|\bfirst\W+(?:(?:and|or|&)\W+)?(?:middle\W+(?:(?:and|or|&)\W+)?)?(?:last|family|sur) ?names?\b",
-    re.I,
-)
-
-
 def operator_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` says a word of counting or comparing in several words ("greater than", "at
     least", "number of") or a person's names ("the full names"): their words are never values to
     look up."""
     found = [(m.start(), m.end()) for m in _OPERATOR_PHRASES.finditer(text)]
-    return found + [(m.start(), m.end()) for m in _NAME_PHRASES.finditer(text)]
+    return found + [(m.start(), m.end()) for m in PERSON_NAMES_SAID.finditer(text)]
 
 
 def content_tokens(text: str) -> list[str]:
@@ -180,7 +125,7 @@ def _content_tokens(text: str) -> tuple[str, ...]:
         w = w.strip("'\"")
         if w in ("numeral", "numerals"):
             w = "number"  # "phone number of": the word, not a count
-        w = NAME_WORDS.get(w, w)
+        w = NAME_WORDS.get(w) or name_shorthand(w) or w
         w = CANONICAL_WORDS.get(w, w)
         if w in STOPWORDS:
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.lexicon import ALTERNATIVES, COMPARISON_FILLERS, INCLUDED_END_BEFORE
 from ctxtool.runtime.checks.registry import check
 from ctxtool.runtime.matching.candidate import Candidate, Finding
 from ctxtool.runtime.question.question import Question
@@ -31,11 +32,6 @@ STRICT_BOUND = 0.5  # "at least 25" answered with "> 25"
 
 _LOWER = frozenset({"gt", "gte"})  # slot operators that bound a column from below / above
 _UPPER = frozenset({"lt", "lte"})
-# the words of a comparison between a column's name and its value ("height more than 5600")
-_BETWEEN_WORDS = frozenset(
-    "than at least most more less fewer greater bigger larger higher lower smaller over above under below "
-    "of is are was were the a an to equal or".split()
-)
 
 
 def empty_range(uses: list[tuple[Compiled, dict[str, tuple[int, float]]]], entities: list[Entity]) -> bool:
@@ -76,7 +72,7 @@ def named_otherwise(question: str, slot: Slot, e: Entity, vocabulary: SetFacts) 
     before: list[str] = []
     for word in reversed(re.findall(r"[A-Za-z]+", question[: e.start])[-6:]):
         tokens = content_tokens(word)
-        if word.lower() in _BETWEEN_WORDS or (tokens and all(t.startswith("__") for t in tokens)):
+        if word.lower() in COMPARISON_FILLERS or (tokens and all(t.startswith("__") for t in tokens)):
             continue  # "more than", "at least", "above", "the"
         before = tokens[-1:]
         break
@@ -167,9 +163,6 @@ def _connective(text: str, words: tuple[str, str] = ("or", "and|also")) -> str |
     return "or" if has_or else "and"
 
 
-_ALTERNATIVES = re.compile(r"\b(?:or|either|any\s+of|whichever)\b", re.I)
-
-
 @check("conjunction", "sql", CONJUNCTION_CLASH)
 def conjunction(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | None:
     """The question joins two of its values with "or" and the SQL ANDs their conditions (or
@@ -201,7 +194,7 @@ def conjunction(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | No
         # "the Rock tracks stored on MPEG files": values a question states of one thing, with no
         # "or" anywhere, are all conditions on it, never alternatives
         if said is None and "or" in (sql_said, set_op) and "and" not in (sql_said, set_op):
-            if not _ALTERNATIVES.search(q.text):
+            if not ALTERNATIVES.search(q.text):
                 return Finding(
                     f"the question states '{ea.text}' and '{eb.text}' together, the template takes either"
                 )
@@ -240,14 +233,6 @@ def both_values(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | No
     return Finding("the question asks for both of two values, the template takes one")
 
 
-# a number the words before it make one end of a range, the end included ("at least 25", "no more than 3")
-_INCLUSIVE_BEFORE = re.compile(
-    r"\b(?:(at\s+least|no\s+less\s+than|not\s+less\s+than|no\s+fewer\s+than|a\s+minimum\s+of)"
-    r"|(at\s+most|no\s+more\s+than|not\s+more\s+than|a\s+maximum\s+of|up\s+to))\s*$",
-    re.I,
-)
-
-
 @check("inclusive_bound", "sql", STRICT_BOUND)
 def inclusive_bound(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | None:
     """The question states a number as an included end ("at least 25", "at most 3") and the template
@@ -260,7 +245,7 @@ def inclusive_bound(q: Question, c: Candidate, facts: TemplateFacts) -> Finding 
         if slot.operator not in ("gt", "lt") or slot.key not in c.bindings:
             continue
         e = q.values[c.bindings[slot.key][0]]
-        m = _INCLUSIVE_BEFORE.search(q.text[max(0, e.start - 30) : e.start])
+        m = INCLUDED_END_BEFORE.search(q.text[max(0, e.start - 30) : e.start])
         if m is None:
             continue
         if (slot.operator == "gt") == bool(m.group(1)):

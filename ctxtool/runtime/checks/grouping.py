@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Set
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.lexicon import EACH_OF_A_THING, EVERY_THING, KEY_WORDS, OF_EACH_AT_THE_END
 from ctxtool.runtime.checks.operators import named_measures
 from ctxtool.runtime.checks.registry import check
 from ctxtool.runtime.matching.candidate import Candidate, Finding
@@ -24,11 +25,7 @@ from ctxtool.runtime.templates.facts import TemplateFacts
 __all__ = ["grouped_otherwise", "groups_asked", "lists_each"]
 
 # words every key has: "each widget id" names the widget
-_GENERIC = frozenset(content_tokens("id name code number"))
-
-_EACH = re.compile(
-    r"\b(than\s+)?(?:each|every|per)\s+(?:single\s+|one\s+of\s+the\s+|of\s+the\s+)?([A-Za-z]+)?", re.I
-)
+_GENERIC = frozenset(content_tokens(KEY_WORDS))
 
 
 def _head(table: str) -> set[str]:
@@ -41,7 +38,7 @@ def groups_asked(question: str, tables: Set[str], table_words: Set[str]) -> bool
     reading ``tables`` (whose names' words are ``table_words``): not when X names the one table it
     reads (its rows are one per X: X is its head noun), nor after "than" (a quantifier)."""
     found = False
-    for m in _EACH.finditer(question):
+    for m in EACH_OF_A_THING.finditer(question):
         found = True
         if m.group(1):
             continue
@@ -59,7 +56,7 @@ def grouped_otherwise(question: str, facts: TemplateFacts, named: Set[frozenset[
     keys = facts.group_key_words
     if not keys:
         return False
-    for m in _EACH.finditer(question):
+    for m in EACH_OF_A_THING.finditer(question):
         if m.group(1) or not m.group(2):
             continue
         rest = re.findall(r"[A-Za-z0-9]+", question[m.end(2) :])
@@ -76,10 +73,6 @@ def grouped_otherwise(question: str, facts: TemplateFacts, named: Set[frozenset[
     return False
 
 
-_EVERY = re.compile(r"\b(?:each|every)\s+(?:one\s+)?(?:of\s+(?:the\s+)?)?([a-z][\w-]*)", re.I)
-_EACH_BACK = re.compile(r"\b(?:of|for|in)\s+(?:each|every)\s*(?:[,.;?!]|$)", re.I)
-
-
 def lists_each(question: str, cand: Candidate, table_words: Mapping[str, set[str]]) -> bool:
     """ "the score of every player whose score is lower than average", "the access counts of each
     document": "each X" of a template that returns rows of X (one per X already) with every aggregate
@@ -90,9 +83,9 @@ def lists_each(question: str, cand: Candidate, table_words: Mapping[str, set[str
     tpl = cand.template
     if tpl.facts.value_only or tpl.facts.grouped:
         return False
-    named = [set(content_tokens(w)) for w in _EVERY.findall(question)]
+    named = [set(content_tokens(w)) for w in EVERY_THING.findall(question)]
     own: set[str] = set().union(*(table_words.get(t, set()) for t in tpl.tables)) if tpl.tables else set()
-    back = None if named else _EACH_BACK.search(question)
+    back = None if named else OF_EACH_AT_THE_END.search(question)
     if back:  # "the names of the documents and the access counts of each": the thing named before
         named = [own & set(content_tokens(question[: back.start()]))]
     if not named:

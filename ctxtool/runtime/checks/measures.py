@@ -9,12 +9,23 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.lexicon import (
+    AGE_COLUMN_STEMS,
+    ASKS_ONE_COUNT,
+    AVERAGE_SAID,
+    COUNT_SAID_PLAINLY,
+    END_SAID,
+    GENERIC_COLUMN_WORDS,
+    GROUPING_SAID,
+    LABEL_COLUMN_WORDS,
+    YOUNGEST_OR_OLDEST,
+)
 from ctxtool.english.reading import counted_measures, joined_twice, words_meet
 from ctxtool.runtime.checks.registry import check
 from ctxtool.runtime.matching.candidate import Candidate, Finding
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.templates.compiled import Compiled
-from ctxtool.runtime.templates.facts import GENERIC_COLUMN_WORDS, TemplateFacts, name_words
+from ctxtool.runtime.templates.facts import TemplateFacts, name_words
 
 COUNT_NOT_RETURNED = 0.5  # "how many ..." answered by a query that counts only to rank or filter
 ONE_AGGREGATE = 0.5  # "the average distance and average price" answered with one average
@@ -101,16 +112,6 @@ def counted_other(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | 
     )
 
 
-_ONE_COUNT = re.compile(
-    r"^\s*(?:(?:please\s+)?(?:tell\s+me\s+|show\s+|give\s+|find\s+|return\s+|list\s+|report\s+)?"
-    r"(?:what\s+is\s+|what's\s+)?(?:the\s+)?(?:total\s+)?(?:how\s+many|number\s+of|count\b))",
-    re.I,
-)
-# "each" and "every" read on the question as written: a value search may have taken them for a value
-_GROUPING = re.compile(
-    r"\b(?:by|each|every|per)\b|\b(?:for|in|across|among)\s+(?:the\s+)?(?:different|various|respective)\b",
-    re.I,
-)
 _ENDS_OR_BOUNDS = frozenset(
     {"__max", "__min", "__superlative", "__gt", "__gte", "__lt", "__lte", "__comparative"}
 )
@@ -124,11 +125,11 @@ def one_number(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | Non
     country``. Passes: "How many singers are there in each country?" against the same template."""
     if not facts.grouped or facts.value_only or not facts.projected:
         return None
-    if "__each" in q.word_set or _GROUPING.search(q.text):
+    if "__each" in q.word_set or GROUPING_SAID.search(q.text):
         return None
     if q.word_set & _ENDS_OR_BOUNDS:
         return None
-    if not _ONE_COUNT.search(q.text) or "__count" not in facts.realizes or facts.limited or facts.having:
+    if not ASKS_ONE_COUNT.search(q.text) or "__count" not in facts.realizes or facts.limited or facts.having:
         return None
     return Finding("the question asks for one number, the template returns one per group")
 
@@ -154,14 +155,8 @@ def extra_measure(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | 
     return Finding("the question asks for a count the template does not compute")
 
 
-# asking for a count, said plainly ("how many", "count the", "the number of"); not "the room count"
-_ASKS_COUNT = re.compile(
-    r"\bhow\s+many\b|^\s*count\b|\bcount\s+(?:the|of|all|how)\b|\b(?:the|total)\s+number\s+of\b", re.I
-)
 # words of a column that labels rows, never one that holds a count (as stemmed by name_words)
-_LABEL_WORDS = frozenset(
-    w for label in ("name", "title", "id", "code", "type", "description") for w in name_words(label)
-)
+_LABEL_WORDS = frozenset(w for label in LABEL_COLUMN_WORDS for w in name_words(label))
 
 
 @check("count_or_rows", "sql", COUNT_OR_ROWS)
@@ -173,8 +168,8 @@ def count_or_rows(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | 
     Fails: "How many rooms are there?" against "List the rooms." Passes: "How many inhabitants
     has the district?" against ``SELECT "A4" ...`` whose wording says "How many inhabitants"."""
     wording = c.wording.text if c.wording is not None else c.template.intent
-    if _ASKS_COUNT.search(q.text) and not facts.aggregate_call:
-        if _ASKS_COUNT.search(wording):
+    if COUNT_SAID_PLAINLY.search(q.text) and not facts.aggregate_call:
+        if COUNT_SAID_PLAINLY.search(wording):
             return None  # its author says this column is the count ("How many inhabitants ...": A4)
         said = q.counted
         held = {
@@ -183,7 +178,7 @@ def count_or_rows(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | 
         if said and words_meet(said, held):
             return None
         return Finding("the question asks how many, the template returns rows")
-    if "__count" in q.word_set or _ASKS_COUNT.search(q.text):
+    if "__count" in q.word_set or COUNT_SAID_PLAINLY.search(q.text):
         return None
     if not facts.value_only or facts.projected:
         return None
@@ -191,14 +186,6 @@ def count_or_rows(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | 
     if calls and all(a == "count" for a in calls):
         return Finding("the template counts, the question asks for the rows")
     return None
-
-
-_AVERAGE = re.compile(r"\baverage\b|\b(?:the|their|its)\s+mean\b", re.I)
-_SUPERLATIVE = re.compile(
-    r"\b(?:most|least|fewest|highest|lowest|largest|smallest|biggest|greatest|maximum|minimum|oldest"
-    r"|youngest|earliest|latest|longest|shortest)\b",
-    re.I,
-)
 
 
 @check("aggregate_unsaid", "sql", NO_AGGREGATE)
@@ -212,23 +199,17 @@ def aggregate_unsaid(q: Question, c: Candidate, facts: TemplateFacts) -> Finding
     against ``SELECT AVG(unit_price) ...``."""
     tpl = c.template
     own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
-    if _AVERAGE.search(q.text) and not facts.averages and not _AVERAGE.search(own_words):
+    if AVERAGE_SAID.search(q.text) and not facts.averages and not AVERAGE_SAID.search(own_words):
         # the template's own wording saying "average" tells a column that holds one ("A11")
         return Finding("the question asks for an average, the SQL computes none")
-    said = _SUPERLATIVE.search(re.sub(r"\bat\s+(?:least|most)\b", " ", q.text, flags=re.I))
-    if said and not facts.takes_end and not _SUPERLATIVE.search(own_words):
+    said = END_SAID.search(re.sub(r"\bat\s+(?:least|most)\b", " ", q.text, flags=re.I))
+    if said and not facts.takes_end and not END_SAID.search(own_words):
         word = said.group(0).lower()
         stem = word[:3] if word[:3] in ("max", "min") else word[:4]
         if any(run.startswith(stem) for run in facts.letter_runs):
             return None  # "the maximum salary", "the latest logon" may be a column (max_salary)
         return Finding(f"the question asks for the {word}, the SQL takes no end")
     return None
-
-
-# "the youngest" / "the oldest" of people or things: an end of an age, a birth date, a year
-_OF_AGE = re.compile(r"\b(?:youngest|oldest)\b(?:\s+(?:one\s+)?([a-z]\w*))?", re.I)
-_AGE_WORDS = ("age", "birth", "born", "date", "year", "found", "establish", "creat", "start", "built",
-              "old", "young", "since", "time", "day", "open")  # fmt: skip
 
 
 @check("age_end", "sql", NO_AGGREGATE)
@@ -240,15 +221,15 @@ def age_end(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | None:
     Fails: "Who is the youngest member with a rating above 3?" against ``ORDER BY rating LIMIT 1``.
     Passes: the same question against ``ORDER BY age LIMIT 1``."""
     tpl = c.template
-    m = _OF_AGE.search(q.text)
+    m = YOUNGEST_OR_OLDEST.search(q.text)
     own_words = " ".join(p.text for p in tpl.phrasings) if tpl.phrasings else tpl.intent
-    if m is None or _OF_AGE.search(own_words):
+    if m is None or YOUNGEST_OR_OLDEST.search(own_words):
         return None  # the template's own wording says it: its order is the age's
     cols = list(facts.end_columns)
     if not cols:
         return None
     words = {w for col in cols for w in name_words(col.strip('"'))}
-    if any(w.startswith(a) or (len(w) >= 3 and a.startswith(w)) for w in words for a in _AGE_WORDS):
+    if any(w.startswith(a) or (len(w) >= 3 and a.startswith(w)) for w in words for a in AGE_COLUMN_STEMS):
         return None
     tables = {w for t in tpl.tables for w in name_words(t)}
     own = {w for w in words if not words_meet({w}, tables)}  # mem_rating of member: rating

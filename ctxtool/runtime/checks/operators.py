@@ -22,7 +22,18 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.content import content_tokens
-from ctxtool.english.reading import CONTRACTED_NOT, counted_measures
+from ctxtool.english.lexicon import (
+    COMPOUND_NUMBER_OF,
+    CONTRACTED_NOT,
+    NOT_ONLY_BUT,
+    OPPOSITE_PREFIXES,
+    OPPOSITE_PREFIXES_LONG,
+    POINT_IN_TIME_WORDS,
+    SPAN_WORDS,
+    TOTAL_AMOUNT_SAID,
+    TOTAL_SAID,
+)
+from ctxtool.english.reading import counted_measures
 from ctxtool.runtime.checks.registry import check
 from ctxtool.runtime.matching.candidate import Candidate, Finding
 from ctxtool.runtime.question.question import Question
@@ -183,11 +194,6 @@ def grounded_ops(
     return q_ops, t_ops
 
 
-_NUMBER_OF = re.compile(r"\b([a-z]+)\s+numbers?\s+of\b", re.I)
-_TOTAL = re.compile(r"\btotal\b", re.I)
-_NOT_ONLY = re.compile(r"\bnot\s+only\b(?=.*\bbut\b)", re.I | re.S)
-
-
 def implied_ops(question_ops: set[str], template_ops: set[str], realized: frozenset[str]) -> set[str]:
     """The operators a question implies that its words do not say: "the region with the most
     cities" is the one counted most when the template's SQL counts and takes one end; "the
@@ -215,24 +221,17 @@ def named_measures(
     pieces = facts.identifier_words
     realized = facts.realizes
     if "__count" in q_ops and "__count" not in realized:
-        compounds = _NUMBER_OF.findall(question)
+        compounds = COMPOUND_NUMBER_OF.findall(question)
         if compounds and all(w.lower() in pieces for w in compounds):
-            rest = _NUMBER_OF.sub(" ", question)
+            rest = COMPOUND_NUMBER_OF.sub(" ", question)
             if not re.search(r"\bhow\s+many\b|\bcount\b|\bnumbers?\s+of\b", rest, re.I):
                 out.add("__count")
     if "__count" in q_ops and "__count" not in realized and counted_measures(question, columns):
         out.add("__count")
-    if "__sum" in q_ops and "__sum" not in realized and _TOTAL.search(question):
+    if "__sum" in q_ops and "__sum" not in realized and TOTAL_SAID.search(question):
         if "total" in pieces or ("__count" in q_ops and "__count" in realized):
             out.add("__sum")
     return out
-
-
-_TOTAL_SAID = re.compile(
-    r"\bin\s+total\b|\bhow\s+much\b|\btotal\s+(?:number|amount)\s+of\s+(?:hours|minutes|seconds|days|"
-    r"weeks|months|years|dollars|euros|miles|kilometers|kilometres|meters|metres)\b",
-    re.I,
-)
 
 
 def said_total(question: str, q_ops: set[str], t_ops: set[str], realized: frozenset[str]) -> bool:
@@ -244,7 +243,7 @@ def said_total(question: str, q_ops: set[str], t_ops: set[str], realized: frozen
         and "__sum" in realized
         and "__sum" not in q_ops
         and q_ops & {"__avg", "__count"} <= t_ops
-        and bool(_TOTAL_SAID.search(question))
+        and bool(TOTAL_AMOUNT_SAID.search(question))
     )
 
 
@@ -268,9 +267,9 @@ def grounded_operators(
     for fu in cand.facets:
         q_ops -= fu.explains
     text = phrasing.text if phrasing else tpl.intent
-    if "__not" in q_ops and _NOT_ONLY.search(question):
+    if "__not" in q_ops and NOT_ONLY_BUT.search(question):
         # "not only A but also B" says both, and negates nothing
-        if "__not" not in content_tokens(_NOT_ONLY.sub(" ", question)):
+        if "__not" not in content_tokens(NOT_ONLY_BUT.sub(" ", question)):
             q_ops.discard("__not")
             q_ops.add("__both")
     if ("__not" in q_ops) != ("__not" in t_ops):
@@ -295,10 +294,6 @@ def _negated(text: str) -> bool:
     return _says_not(text) or bool(CONTRACTED_NOT.search(text))
 
 
-# prefixes that make a word's opposite ("female" of "male", "inactive", "unpaid", "non-smoker"); the
-# ones that also begin unrelated words ("in" of "install") only before a longer word
-_OPPOSITE_PREFIXES = ("un", "non", "non-", "dis", "fe")
-_OPPOSITE_PREFIXES_LONG = ("in", "im", "il", "ir")
 _WORDS = re.compile(r"[a-z][a-z-]*", re.I)
 
 
@@ -307,13 +302,13 @@ def _opposite(a: str, b: str) -> bool:
     if len(a) < 4 or not b.endswith(a):
         return False
     head = b[: -len(a)]
-    return head in _OPPOSITE_PREFIXES or (head in _OPPOSITE_PREFIXES_LONG and len(a) >= 5)
+    return head in OPPOSITE_PREFIXES or (head in OPPOSITE_PREFIXES_LONG and len(a) >= 5)
 
 
 # a column of points in time ("the oldest" is its lowest) and of spans ("the longest" its highest),
 # as the content words of their names
-_DATED = frozenset(content_tokens("date year birth born birthday"))
-_SPAN = frozenset(content_tokens("length duration distance time second minute hour day week month"))
+_DATED = frozenset(content_tokens(POINT_IN_TIME_WORDS))
+_SPAN = frozenset(content_tokens(SPAN_WORDS))
 
 
 def _is(word: str, kinds: frozenset[str]) -> bool:

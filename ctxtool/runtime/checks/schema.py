@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.lexicon import KIND_OF_VALUE_WORDS, NAME_WORD
 from ctxtool.english.reading import words_before
 from ctxtool.runtime.checks.registry import check
 from ctxtool.runtime.matching.candidate import Candidate, Finding
@@ -22,10 +23,10 @@ __all__ = ["compound_columns", "heads_of_read_columns", "inside_name"]
 
 OTHER_TABLE = 0.5  # per table the question names that the template neither reads nor says
 COLUMN_NOT_READ = 0.6  # per column the question names that the template does not read
-NAME_WORDS = frozenset(content_tokens("name names"))
+NAME_WORDS = frozenset(content_tokens(NAME_WORD))
 # words of a column name that only say which kind of value a named column holds ("the phone
 # number", "the room number"): the word before them names the column
-_KIND_WORDS = frozenset(content_tokens("number numbers code codes id ids"))
+_KIND_WORDS = frozenset(content_tokens(KIND_OF_VALUE_WORDS))
 
 
 def inside_name(word: str, tables: set[str]) -> bool:

@@ -10,12 +10,21 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.lexicon import (
+    ALL_INFORMATION,
+    ID_ASKED,
+    IDS_SAID,
+    KEY_ASKED,
+    NAME_STEMS,
+    NAMES_SAID,
+    WHICH_FIRST,
+)
+from ctxtool.english.lexicon import GENERIC_COLUMN_WORDS as _GENERIC
 from ctxtool.english.reading import words_meet
 from ctxtool.english.spelling import slipped
 from ctxtool.runtime.checks.registry import check
 from ctxtool.runtime.matching.candidate import Candidate, Finding
 from ctxtool.runtime.question.question import Question
-from ctxtool.runtime.templates.facts import GENERIC_COLUMN_WORDS as _GENERIC
 from ctxtool.runtime.templates.facts import TemplateFacts, name_words
 
 UNASKED_COLUMN = 0.5  # a facet's column the listing returns beside what was asked
@@ -23,7 +32,6 @@ COLUMN_UNASKED = 0.6  # the template returns a column the question does not ask 
 OTHER_ENTITY = 0.4  # "the names of projects" answered with the names of scientists
 ASKED_TWO = 0.5  # "the hobbies and their kinds" answered with the kinds alone
 
-_NAMES = frozenset({"name", "nam", "title", "titl"})  # "the name of the movie" asks for its title
 _ID_WORDS = frozenset({"id"})
 
 
@@ -31,7 +39,7 @@ def _column_kind(col: str) -> str | None:
     words = set(name_words(col.split(".")[-1]))
     if "id" in words:
         return "id"
-    if words & _NAMES:
+    if words & NAME_STEMS:
         return "name"
     return None
 
@@ -104,7 +112,7 @@ def unasked_columns(q: Question, c: Candidate, facts: TemplateFacts) -> Finding 
             continue
         if not words or not (words & wording):
             continue  # a cryptic column, or one the template's wording does not name either
-        if all_words & _GENERIC & said or (all_words & _NAMES and said & _NAMES):
+        if all_words & _GENERIC & said or (all_words & NAME_STEMS and said & NAME_STEMS):
             continue  # "the ids", "the full names": asked by the kind of column
         if not words_meet(said, words) and not _said_otherwise(said, name_words(name)):
             out.append(name)
@@ -114,10 +122,6 @@ def unasked_columns(q: Question, c: Candidate, facts: TemplateFacts) -> Finding 
         "the template also returns what the question does not ask: " + ", ".join(out),
         COLUMN_UNASKED ** len(out),
     )
-
-
-_IDS = re.compile(r"\bids\b", re.I)
-_NAMED = re.compile(r"\b(?:names?|titles?)\b", re.I)
 
 
 @check("other_entity", "sql", OTHER_ENTITY)
@@ -130,7 +134,7 @@ def other_entity(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | N
     work on a project?". Passes: "What are the names of the scientists?"."""
     asked = q.asked
     tpl = c.template
-    if asked is None and _IDS.search(q.text) and not _NAMED.search(q.text):
+    if asked is None and IDS_SAID.search(q.text) and not NAMES_SAID.search(q.text):
         asked = ("id", set())  # "... List the customer ids."
     if asked is None or not facts.projected:
         return None
@@ -164,13 +168,6 @@ def other_entity(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | N
     )
 
 
-# every column of the rows ("all information regarding instructors")
-_ALL_OF_IT = re.compile(
-    r"^(?:all\s+)?(?:the\s+)?(?:information|info)(?:\s+(?:regarding|about|concerning|on)\b.*)?$", re.I
-)
-_KEY_ITEM = re.compile(r"\b(?:ids?|codes?)$", re.I)
-
-
 @check("asks_for_two", "sql", ASKED_TWO)
 def asks_for_two(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | None:
     """The question asks for more things than the template returns columns, or asks for ids or codes
@@ -187,17 +184,16 @@ def asks_for_two(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | N
         return Finding(
             f"the question asks for {', '.join(items)}, the template returns {n} column{'s' * (n > 1)}"
         )
-    if n < 3 and any(_ALL_OF_IT.search(i) for i in items):
+    if n < 3 and any(ALL_INFORMATION.search(i) for i in items):
         return Finding(
             f"the question asks for all the information, the template returns {n} column{'s' * (n > 1)}"
         )
-    keys = [i for i in items if _KEY_ITEM.search(i)]
+    keys = [i for i in items if KEY_ASKED.search(i)]
     if keys and facts.projected and all(_column_kind(col) == "name" for col in facts.projected):
         return Finding(f"the question asks for {keys[0]}, the template returns names")
     return None
 
 
-_WHICH_FIRST = re.compile(r"\s*(?:which|what)\b", re.I)
 _NEXT_SENTENCE = re.compile(r"[.?!;]\s+\w")
 
 
@@ -215,7 +211,7 @@ def not_returned(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | N
     tpl = c.template
     if not items or not facts.projected:
         return None
-    if len(items) == 1 and (_WHICH_FIRST.match(q.text) or _NEXT_SENTENCE.search(q.text)):
+    if len(items) == 1 and (WHICH_FIRST.match(q.text) or _NEXT_SENTENCE.search(q.text)):
         return None  # "Which physician ...? Give me the name.": the thing is the rows, named after
     tables = {w for t in tpl.tables for w in name_words(t)}
     returned = {col.split(".")[-1] for col in facts.projected}
@@ -237,9 +233,6 @@ def not_returned(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | N
     return None
 
 
-_ID_ITEM = re.compile(r"\bids?$", re.I)
-
-
 @check("returned_unlisted", "sql", ASKED_TWO)
 def returned_unlisted(q: Question, c: Candidate, facts: TemplateFacts) -> Finding | None:
     """The question lists what it asks for, an id among them, and the SQL returns no id but a column
@@ -248,7 +241,7 @@ def returned_unlisted(q: Question, c: Candidate, facts: TemplateFacts) -> Findin
     Fails: "What are the id and name of the boat with the maximum length?" against ``SELECT name,
     length ...``. Passes: the same question against ``SELECT id, name ...``."""
     items = q.asked_items
-    if len(items) < 2 or not facts.projected or not any(_ID_ITEM.search(i) for i in items):
+    if len(items) < 2 or not facts.projected or not any(ID_ASKED.search(i) for i in items):
         return None
     if any(_column_kind(col) == "id" for col in facts.projected):
         return None

@@ -14,7 +14,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from ctxtool.english.content import content_tokens
-from ctxtool.english.lexicon import NUMBER_WORDS, ORDINAL_WORDS
+from ctxtool.english.lexicon import ID_WORDS, NUMBER_WORDS, ORDINAL_WORDS
 from ctxtool.english.reading import words_meet
 from ctxtool.runtime.checks.operators import said_ends
 from ctxtool.runtime.checks.registry import check
@@ -257,7 +257,7 @@ def unlinked_codes(q: Question, c: Candidate, facts: TemplateFacts) -> Finding |
             or any(t in vocabulary for t in content_tokens(code))
         ):
             continue
-        if code.lower() in ("id", "ids", "i"):
+        if code.lower() in ID_WORDS:
             continue
         out.append(code)
     if not out:

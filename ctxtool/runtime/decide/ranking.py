@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.content import content_tokens
+from ctxtool.english.lexicon import GENERIC_THING_WORDS, LARGER_WORDS, SMALLER_WORDS
 from ctxtool.identifiers import split_compound
 from ctxtool.runtime.decide.confidence import VERBATIM_APART, calibrate
 from ctxtool.runtime.matching.candidate import Candidate
@@ -35,18 +36,18 @@ __all__ = ["decided_against", "separate"]
 TIE = 0.02  # two candidates this close are a tie (as ctxtool.runtime.decide.decide asks back)
 # comparison words of the question, as content tokens, by the end they point to
 # ("younger" and "older" read as the age itself: not here)
-_SMALLER = frozenset(content_tokens("less fewer smaller lower shorter cheaper earlier below")) | {
+_SMALLER = frozenset(content_tokens(SMALLER_WORDS)) | {
     "__lt",
     "__lte",
 }
-_LARGER = frozenset(content_tokens("more greater larger bigger higher longer later above")) | {
+_LARGER = frozenset(content_tokens(LARGER_WORDS)) | {
     "__gt",
     "__gte",
 }
 _OR = re.compile(r"\bor\b", re.I)
 _AGGREGATES = ("__sum", "__avg")
 # words every thing has: a question naming one does not say which of two columns it wants
-_GENERIC = frozenset(content_tokens("name id"))
+_GENERIC = frozenset(content_tokens(GENERIC_THING_WORDS))
 
 
 def _returned(tpl: Compiled) -> set[str]:

@@ -43,7 +43,17 @@ from typing import Any
 
 from ctxtool.english import thesaurus
 from ctxtool.english.content import content_tokens
-from ctxtool.english.lexicon import NUMBER_WORDS
+from ctxtool.english.lexicon import (
+    DOWNWARD_SIZE_WORDS,
+    EACH_OR_PER_THING,
+    FUNCTION_WORDS_OF_NO_CONDITION,
+    KEY_STEMS,
+    LIGHT_VERB_WORDS,
+    NUMBER_WORDS,
+    PATTERN_WORDS_SAID,
+    SUFFIXES,
+    UPWARD_SIZE_WORDS,
+)
 from ctxtool.english.reading import (
     counted_head,
     counted_measures,
@@ -64,27 +74,13 @@ try:
 except ImportError:  # pragma: no cover - lemminflect is a core dependency
     _lemmas = None
 
-_ASKING_WORDS = frozenset({"which", "what", "who", "when", "where", "how", "whose"})
 PART_MIN = 3  # the shortest word a longer form begins with ("info" of "information", "bed" of "bedroom")
 # words that say a piece of text is in a value (a LIKE '%...%'), as content tokens
-PATTERN_WORDS = frozenset(
-    content_tokens("contains includes substring string word phrase part character letter char like pattern")
-)
-# endings that make another word of the same stem ("membership" is no "member", "production" no
-# "product"): a longer form that is the short one and such an ending is not its long form
-SUFFIXES = frozenset(
-    "ship ships ment ments ness er ers or ors ee ees ion ions ation ations ity al ist ists ism hood ance ence"
-    " ing ings ly es ed".split()
-)
+PATTERN_WORDS = frozenset(content_tokens(PATTERN_WORDS_SAID))
 # pronouns and prepositions of no condition, as content tokens (a question's "he or she", "among all")
-FUNCTION_WORDS = frozenset(
-    content_tokens("he she him her his hers himself herself among amongst during regarding concerning along")
-)
+FUNCTION_WORDS = frozenset(content_tokens(FUNCTION_WORDS_OF_NO_CONDITION))
 # verbs that say little on their own ("the orders made", "took place"), as content tokens
-LIGHT_VERBS = frozenset(content_tokens("make take get"))
-# factors that weigh how well the values fit (the slot's kind, the stored value's distance), not a
-# disagreement of the template with the question
-VALUE_FACTORS = frozenset({"fit", "links", "facets"})
+LIGHT_VERBS = frozenset(content_tokens(LIGHT_VERB_WORDS))
 
 
 def _said_otherwise(a: str, b: str) -> bool:
@@ -150,8 +146,8 @@ def _reversed(q_tokens: list[str], t_tokens: list[str], schema: set[str]) -> boo
 
 # adjectives of a size by the direction their degrees take ("higher than" a greater value, "the
 # cheapest" the lowest): said with the degree, they are the template's comparison or end in other words
-_UP = frozenset(content_tokens("high large big great long expensive wide deep far"))
-_DOWN = frozenset(content_tokens("low small little short cheap narrow shallow near few"))
+_UP = frozenset(content_tokens(UPWARD_SIZE_WORDS))
+_DOWN = frozenset(content_tokens(DOWNWARD_SIZE_WORDS))
 _DEGREE_OPS = {
     ("__comparative", 1): frozenset({"__gt", "__gte"}),
     ("__comparative", -1): frozenset({"__lt", "__lte"}),
@@ -185,13 +181,10 @@ def _degree_pairs(said: set[str], other: set[str], other_all: set[str]) -> tuple
     return set(), set()
 
 
-_KEY_WORDS = frozenset({"id", "cod"})  # a key's own word: "the card types" name a card_type_code
-
-
 def _grouped_by_asked(facts: TemplateFacts, q_tokens: set[str]) -> bool:
     """A GROUP BY key the question names in all its words (but a key's own "id" / "code")."""
     for key in facts.group_keys:
-        words = set(key) - _KEY_WORDS
+        words = set(key) - KEY_STEMS
         if words and words <= q_tokens:
             return True
     return False
@@ -397,13 +390,11 @@ def reword(
 # of its columns, or "which" / "when" as well answered more, but with a wrong answer more for every
 # five or six, and every candidate realigned (not only the clean ones) twice as many wrong answers.
 
-_EACH = re.compile(r"\b(?:each|every|per)\s+(?:of\s+the\s+)?([a-z][\w-]*)", re.I)
-
 
 def groups_what_is_asked(question: str, facts: TemplateFacts) -> bool:
     """Whether the SQL's GROUP BY columns are what "for each X" names (the column's or its table's
     words meet X): a GROUP BY of another thing does not explain "each"."""
-    asked = [set(content_tokens(w)) for w in _EACH.findall(question)]
+    asked = [set(content_tokens(w)) for w in EACH_OR_PER_THING.findall(question)]
     if not facts.group_columns or not asked:
         return False
     return any(a & facts.group_columns for a in asked)

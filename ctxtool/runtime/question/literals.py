@@ -8,7 +8,26 @@ from dataclasses import dataclass
 from datetime import date
 
 from ctxtool.english.content import content_tokens
-from ctxtool.english.lexicon import MONTHS, NUMBER_WORDS, ORDINAL_WORDS
+from ctxtool.english.lexicon import (
+    BOUND_AFTER,
+    DAY_MONTH_YEAR,
+    DOWNWARD_WORDS,
+    MONTH_DAY_YEAR,
+    MONTHS,
+    MORE_X_THAN,
+    NUMBER_WORD,
+    NUMBER_WORDS,
+    ONE_AS_A_NUMBER,
+    ORDINAL,
+    ORDINAL_WORDS,
+    PATTERN_ABOUT,
+    RANK_BEFORE,
+    SCALE_WORDS,
+    TIME_PREPOSITION,
+    TIMES,
+    TIMES_WORD,
+    UP_TO_WORDS,
+)
 
 
 @dataclass
@@ -35,9 +54,6 @@ class Literal:
 
 _ISO = re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")
 _SLASH = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
-_MONTH_WORDS = "|".join(sorted(MONTHS, key=len, reverse=True))
-_MDY = re.compile(rf"\b({_MONTH_WORDS})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I)
-_DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORDS})\.?,?\s+(\d{{4}})\b", re.I)
 # a number inside a code ("CIS-220", "ACCT-211", "220-B") is part of the code, not a number
 _NUMBER = re.compile(
     r"(?<![\w.$])(?<![A-Za-z]-)-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])(?!-[A-Za-z])"
@@ -47,49 +63,25 @@ QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|(?<![\w])'([^']+)'(?![\w])|�
 # two or more words in capitals in a sentence that has lower case: a name written in capitals
 # ("taught by OTHA MOYER"); one capitalized word alone is an acronym more often than a value
 _CAPITALS = re.compile(r"(?<![\w'\"])[A-Z][A-Z'-]+(?:\s+[A-Z][A-Z'-]+)+(?![\w'\"])")
-_SCALE = {"thousand": 1000, "k": 1000, "million": 1_000_000, "m": 1_000_000}
-_NUMBER_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.I)
-_ORDINAL = re.compile(
-    r"(?<![\w.$-])(?:(" + "|".join(ORDINAL_WORDS) + r")|(\d{1,3})(?:st|nd|rd|th))(?![\w])", re.I
-)
-_TIMES = {"twice": 2, "thrice": 3}  # "used more than twice"
-_TIMES_WORD = re.compile(r"\b(twice|thrice)\b", re.I)
-# a letter or digit a pattern is about: "starts with A", "the letter s", "contains the character 5"
-_PATTERN = re.compile(
-    r"\b(?:(?:letter|character|char)|(?:starts?|starting|started|begins?|beginning|ends?|ending|ended)"
-    r"\s+with(?:\s+(?:the|an?))?(?:\s+(?:letters?|characters?))?)\s+['\"‘“]?([A-Za-z0-9])['\"’”]?"
-    r"(?![\w'’-])",
-    re.I,
-)
 
 
-_RANK_BEFORE = re.compile(r"\b(?:top|first|last|bottom)\s+$", re.I)
-_BOUND_AFTER = re.compile(
-    r"\s*(?:or|and)\s+(later|earlier|more|less|fewer|above|below|over|under|higher|lower|greater|"
-    r"after|before|older|newer|younger|longer|shorter|bigger|smaller|up|beyond)\b(?!\s+(?:than|\d))",
-    re.I,
-)
-_DOWN = frozenset(
-    {"earlier", "less", "fewer", "below", "under", "lower", "before", "younger", "shorter", "smaller"}
-)
-_TO = frozenset({"to", "until", "till", "through"})
 _EXTREMES = frozenset({"__max", "__min", "__max_date", "__min_date", "__superlative"})
 
 
 def _mark_number(lit: Literal, text: str) -> None:
     """Set what the words around a number say it is: a year, a count of rows, one end of a range."""
     before, after = text[: lit.start], text[lit.end :]
-    lit.as_year = lit.is_year and bool(_TIME_PREPOSITION.search(before))
+    lit.as_year = lit.is_year and bool(TIME_PREPOSITION.search(before))
     nxt = re.match(r"\s*(\w+)", after)
     # "the 5 largest" keeps five rows; "room 111 most recently" names room 111 (a noun before it)
     prev = before.split()[-1:]
-    lit.rank = bool(_RANK_BEFORE.search(before)) or bool(
+    lit.rank = bool(RANK_BEFORE.search(before)) or bool(
         nxt and _EXTREMES & set(content_tokens(nxt.group(1))) and not (prev and content_tokens(prev[0]))
     )
-    bound = _BOUND_AFTER.match(after)
+    bound = BOUND_AFTER.match(after)
     lit.bound = bool(bound)
     if bound:
-        lit.direction = -1 if bound.group(1).lower() in _DOWN else 1
+        lit.direction = -1 if bound.group(1).lower() in DOWNWARD_WORDS else 1
         return
     # "greater than or equal to 5": the whole phrase, not its last words ("to 5" is an upper end)
     words = (
@@ -101,12 +93,12 @@ def _mark_number(lit: Literal, text: str) -> None:
     low = [w.lower() for w in words]
     if said & {"__gt", "__gte", "__after"} and "__not" not in said or (low and low[-1] == "from"):
         lit.direction = 1
-    elif said & {"__lt", "__lte", "__before"} or "__not" in said or (low and low[-1] in _TO):
+    elif said & {"__lt", "__lte", "__before"} or "__not" in said or (low and low[-1] in UP_TO_WORDS):
         lit.direction = -1
     elif "__comparative" in said or "between" in low:
         lit.direction = None
-    elif _MORE_THAN.search(before):  # "more expensive than 5000", "less costly than"
-        lit.direction = -1 if _MORE_THAN.search(before).group(1).lower() in _DOWN else 1
+    elif MORE_X_THAN.search(before):  # "more expensive than 5000", "less costly than"
+        lit.direction = -1 if MORE_X_THAN.search(before).group(1).lower() in DOWNWARD_WORDS else 1
     else:  # "at least a salary of 100000": the comparison a few words before, within the clause
         clause = re.split(r"\d|,|\b(?:and|or|but)\b", " ".join(before.split()[-_WIDE:]))[-1]
         wide = set(content_tokens(clause))
@@ -116,13 +108,7 @@ def _mark_number(lit: Literal, text: str) -> None:
             lit.direction = -1
 
 
-_MORE_THAN = re.compile(r"\b(more|less|fewer)\s+[a-z]+\s+than\s+$", re.I)
 _WIDE = 6
-
-
-_TIME_PREPOSITION = re.compile(
-    r"\b(?:in|since|during|until|till|before|after|from|by)\s+(?:the\s+year\s+)?$", re.I
-)
 
 
 def _safe_date(y: int, m: int, d: int) -> date | None:
@@ -146,11 +132,11 @@ def find_literals(text: str) -> list[Literal]:
         for m in _CAPITALS.finditer(text):
             if free(m.start(), m.end()):
                 found.append(Literal("quoted", m.group(), m.start(), m.end(), m.group(), capitals=True))
-    for m in _PATTERN.finditer(text):
+    for m in PATTERN_ABOUT.finditer(text):
         lone = m.group(1) in ("a", "i") and not re.search(r"letter|char", m.group(), re.I)
         if free(m.start(1), m.end(1)) and not lone:  # "starts with a vowel" is no pattern 'a'
             found.append(Literal("quoted", m.group(1), m.start(1), m.end(1), m.group(1)))
-    for rx, order in ((_ISO, "ymd"), (_SLASH, "dmy"), (_MDY, "Mdy"), (_DMY, "dMy")):
+    for rx, order in ((_ISO, "ymd"), (_SLASH, "dmy"), (MONTH_DAY_YEAR, "Mdy"), (DAY_MONTH_YEAR, "dMy")):
         for m in rx.finditer(text):
             if not free(m.start(), m.end()):
                 continue
@@ -173,31 +159,31 @@ def find_literals(text: str) -> list[Literal]:
         end = m.end()
         tail = re.match(r"\s*(thousand|million|k|m)\b", text[end:], re.I)
         if tail:
-            value = value * _SCALE[tail.group(1).lower()]
+            value = value * SCALE_WORDS[tail.group(1).lower()]
             end += tail.end()
         if isinstance(value, float) and value.is_integer() and (tail or "." not in raw):
             value = int(value)
         lit = Literal("number", text[m.start() : end], m.start(), end, value)
         _mark_number(lit, text)
         found.append(lit)
-    for m in _NUMBER_WORD.finditer(text):
+    for m in NUMBER_WORD.finditer(text):
         if free(m.start(), m.end()):
             lit = Literal("number", m.group(), m.start(), m.end(), NUMBER_WORDS[m.group().lower()])
             _mark_number(lit, text)
             found.append(lit)
-    for m in _ORDINAL.finditer(text):
+    for m in ORDINAL.finditer(text):
         named = m.group(1) and m.group(1)[0].isupper() and text[: m.start()].strip()
         if free(m.start(), m.end()) and not named:  # "the Third-rate ones": words of a name
             value = ORDINAL_WORDS[m.group(1).lower()] if m.group(1) else int(m.group(2))
             lit = Literal("number", m.group(), m.start(), m.end(), value)
             _mark_number(lit, text)
             found.append(lit)
-    for m in _TIMES_WORD.finditer(text):
+    for m in TIMES_WORD.finditer(text):
         if free(m.start(), m.end()):
-            lit = Literal("number", m.group(), m.start(), m.end(), _TIMES[m.group().lower()])
+            lit = Literal("number", m.group(), m.start(), m.end(), TIMES[m.group().lower()])
             _mark_number(lit, text)
             found.append(lit)
-    for m in _ONE.finditer(text):
+    for m in ONE_AS_A_NUMBER.finditer(text):
         g = 1 if m.group(1) else 2
         if free(m.start(g), m.end(g)):
             lit = Literal("number", m.group(g), m.start(g), m.end(g), 1)
@@ -205,11 +191,3 @@ def find_literals(text: str) -> list[Literal]:
             found.append(lit)
     found.sort(key=lambda lit: lit.start)
     return found
-
-
-# "one" is a number only where a count is compared or fixed ("more than one policy", "exactly one
-# enrollment"); elsewhere it is a pronoun ("the one with", "which one")
-_ONE = re.compile(
-    r"\b(?:more|fewer|less|greater)\s+than\s+(one)\b|\b(?:at\s+least|at\s+most|exactly|just|only)\s+(one)\b(?!\s+of\b)",
-    re.I,
-)

@@ -17,6 +17,7 @@ from typing import Any
 
 from ctxtool.dialects import normalize
 from ctxtool.english.content import content_tokens
+from ctxtool.english.lexicon import DATE_KIND_LABELS, NUMBER_KIND_LABELS
 from ctxtool.english.reading import Reading
 from ctxtool.placeholders import find_sql_placeholders, find_text_placeholders
 from ctxtool.runtime.answer import jsonable
@@ -216,9 +217,9 @@ def _kind(example: Any, type_label: str, wrapped: str | None, operator: str | No
         return "number"
     if "year" in label:
         return "year"
-    if label in ("date", "time", "day", "month"):
+    if label in DATE_KIND_LABELS:
         return "date"
-    if label in ("number", "count", "amount", "quantity", "currency", "percentage", "money"):
+    if label in NUMBER_KIND_LABELS:
         return "number"
     return "text"
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
+from ctxtool.english import thesaurus
 from ctxtool.english.content import content_tokens
 from ctxtool.identifiers import split_compound
 from ctxtool.placeholders import find_sql_placeholders
@@ -27,17 +28,16 @@ from ctxtool.placeholders import find_sql_placeholders
 __all__ = ["Output", "TemplateFacts", "name_words", "read_facts"]
 
 SENTINEL = re.compile(r"__ctxp_[a-z0-9_]+?__")
-# generic words of a column name: what remains says what the column holds
-GENERIC_COLUMN_WORDS = frozenset({"id", "name", "code", "number", "no", "num", "nam", "cod"})
 
 
 def name_words(name: str) -> list[str]:
     """The content words of an identifier (``destroyed_by_employee_id`` -> destroy, employee, id;
-    ``roomName`` -> room, name; ``custid`` -> cust, id: a key written in one word)."""
+    ``roomName`` -> room, name; ``playerid`` -> player, id: a key written in one word, where a word
+    that ends in "id" and is no English word, as "paid" or "valid" are, is a key's)."""
     spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name.split(".")[-1]).replace("_", " ")
     out: list[str] = []
     for w in content_tokens(spaced):
-        if len(w) > 4 and w.endswith("id") and w not in ("paid", "valid", "liquid"):
+        if len(w) > 4 and w.endswith("id") and w not in thesaurus.table():
             out += [w[:-2], "id"]
         else:
             out.append(w)
