@@ -1,0 +1,92 @@
+"""Composing a template's query with what the question adds, on the sqlglot AST in the set's dialect:
+conditions on columns reached through the schema's foreign keys, time ranges as half-open ranges of
+bound parameters, groupings, order and limit, and the measure. Never a string edit.
+
+    from ctxtool.compose import ColumnRef, Condition, SchemaGraph, TimeRange, compose
+    graph = SchemaGraph.from_snapshot(snapshot)
+    done = compose("SELECT COUNT(*) FROM invoice", [], "postgres", graph,
+                   [TimeRange(ColumnRef("invoice", "invoice_date"), date(2007, 3, 1), date(2007, 4, 1))])
+    done.sql, done.params, done.explanation
+
+Conversation follow-ups (issue 30) use the same edits on the previous answer's query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ctxtool.compose.conditions import add_condition, add_time_range
+from ctxtool.compose.query import Query
+from ctxtool.compose.schema import SchemaGraph, Step
+from ctxtool.compose.shape import measure_of, replace_measure, set_grouping, set_order
+from ctxtool.compose.types import (
+    ColumnRef,
+    ComposeError,
+    Composition,
+    Condition,
+    Edit,
+    Grouping,
+    Measure,
+    OrderLimit,
+    TimeRange,
+)
+
+__all__ = [
+    "ColumnRef",
+    "ComposeError",
+    "Composition",
+    "Condition",
+    "Edit",
+    "Grouping",
+    "Measure",
+    "OrderLimit",
+    "Query",
+    "SchemaGraph",
+    "Step",
+    "TimeRange",
+    "add_condition",
+    "add_time_range",
+    "compose",
+    "measure_of",
+    "replace_measure",
+    "set_grouping",
+    "set_order",
+]
+
+
+def apply(q: Query, edit: Edit) -> None:
+    """Make one edit on the query."""
+    if isinstance(edit, Condition):
+        add_condition(q, edit)
+    elif isinstance(edit, TimeRange):
+        add_time_range(q, edit)
+    elif isinstance(edit, Grouping):
+        set_grouping(q, edit)
+    elif isinstance(edit, OrderLimit):
+        set_order(q, edit)
+    elif isinstance(edit, Measure):
+        replace_measure(q, edit)
+    else:  # pragma: no cover - the Edit union is closed
+        raise TypeError(f"not an edit: {edit!r}")
+
+
+def compose(
+    sql: str,
+    params: Sequence[Any],
+    dialect: str,
+    schema: SchemaGraph,
+    edits: Sequence[Edit],
+    *,
+    template: str | None = None,
+) -> Composition:
+    """``sql`` (with ``params`` bound to its placeholders) with every edit made, in order (measure
+    and grouping edits first, so that an order names the final measure). Raises
+    :class:`ComposeError` when an edit cannot be made."""
+    q = Query(sql, params, dialect, schema)
+    rank = {Measure: 0, Grouping: 1, Condition: 2, TimeRange: 2, OrderLimit: 3}
+    for edit in sorted(edits, key=lambda e: rank[type(e)]):
+        apply(q, edit)
+    out, bound = q.render()
+    explanation = ([f"template: {template}"] if template else []) + q.explanation
+    return Composition(out, bound, q.dialect, template, list(edits), explanation)
