@@ -7,7 +7,17 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from ctxtool.compose import ColumnRef, Condition, Edit, Grouping, Measure, OrderLimit, SchemaGraph, TimeRange
+from ctxtool.compose import (
+    ColumnRef,
+    Condition,
+    Edit,
+    Grouping,
+    Measure,
+    OrderLimit,
+    Retime,
+    SchemaGraph,
+    TimeRange,
+)
 
 STORE = SchemaGraph.build(
     [
@@ -83,7 +93,8 @@ def _date(text: str | None) -> date | None:
 def edit(spec: dict[str, Any]) -> Edit:
     """One edit from its JSON form: ``{"condition": "table.column", "op": "eq", "value": ...}``,
     ``{"time": "t.c", "start": "2007-03-01", "end": ...}``, ``{"group": "t.c", "grain": "month"}``,
-    ``{"order": "t.c" | null, "desc": true, "limit": 5}``, ``{"measure": "sum", "of": "t.c"}``."""
+    ``{"order": "t.c" | null, "desc": true, "limit": 5}``, ``{"measure": "sum", "of": "t.c"}``,
+    ``{"retime": true, "start": ..., "end": ...}`` (the template's own time replaced)."""
     if "condition" in spec:
         return Condition(_ref(spec["condition"]), spec.get("op", "eq"), spec["value"])  # type: ignore[arg-type]
     if "time" in spec:
@@ -92,6 +103,8 @@ def edit(spec: dict[str, Any]) -> Edit:
         return Grouping(_ref(spec["group"]), spec.get("grain"), spec.get("replace", True))  # type: ignore[arg-type]
     if "order" in spec:
         return OrderLimit(spec.get("desc", True), spec.get("limit"), _ref(spec["order"]))
+    if "retime" in spec:
+        return Retime(_date(spec.get("start")), _date(spec.get("end")))
     if "measure" in spec:
         return Measure(spec["measure"], _ref(spec.get("of")), spec.get("distinct", False))
     raise ValueError(f"unknown edit {spec}")

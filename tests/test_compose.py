@@ -18,6 +18,7 @@ from ctxtool.compose import (
     Grouping,
     Measure,
     OrderLimit,
+    Retime,
     SchemaGraph,
     TimeRange,
     compose,
@@ -29,7 +30,13 @@ PAIRS = json.loads((Path(__file__).parent / "data" / "compose" / "pairs.json").r
 
 @pytest.mark.parametrize("case", PAIRS, ids=[f"{c['dialect']}: {c['name']}" for c in PAIRS])
 def test_fixture_pairs(case: dict) -> None:
-    done = compose(case["sql"], case["params"], case["dialect"], STORE, [edit(e) for e in case["edits"]])
+    edits = [edit(e) for e in case["edits"]]
+    if "error" in case:
+        with pytest.raises(ComposeError) as raised:
+            compose(case["sql"], case["params"], case["dialect"], STORE, edits)
+        assert str(raised.value) == case["error"]
+        return
+    done = compose(case["sql"], case["params"], case["dialect"], STORE, edits)
     assert done.sql == case["expect"]
     assert [str(p) for p in done.params] == case["bound"]
 
@@ -183,6 +190,16 @@ LIVE = [
         "ORDER BY s DESC LIMIT 2",
     ),
 ]
+
+
+LIVE.append(
+    (  # a template written for April 1997 asked for March 1997
+        "SELECT COUNT(*) FROM trans WHERE EXTRACT(YEAR FROM date) = 1997 AND EXTRACT(MONTH FROM date) = 4",
+        [],
+        [Retime(date(1997, 3, 1), date(1997, 4, 1))],
+        "SELECT COUNT(*) FROM trans WHERE EXTRACT(YEAR FROM date) = 1997 AND EXTRACT(MONTH FROM date) = 3",
+    )
+)
 
 
 def _rows(result) -> list[tuple]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ctxtool.compose.conditions import add_condition, add_time_range
 from ctxtool.compose.query import Query
+from ctxtool.compose.retime import retime, template_time
 from ctxtool.compose.schema import SchemaGraph, Step
 from ctxtool.compose.shape import measure_of, replace_measure, set_grouping, set_order
 from ctxtool.compose.types import (
@@ -29,6 +30,7 @@ from ctxtool.compose.types import (
     Grouping,
     Measure,
     OrderLimit,
+    Retime,
     TimeRange,
 )
 
@@ -42,6 +44,7 @@ __all__ = [
     "Measure",
     "OrderLimit",
     "Query",
+    "Retime",
     "SchemaGraph",
     "Step",
     "TimeRange",
@@ -51,7 +54,9 @@ __all__ = [
     "measure_of",
     "replace_measure",
     "set_grouping",
+    "retime",
     "set_order",
+    "template_time",
 ]
 
 
@@ -67,6 +72,8 @@ def apply(q: Query, edit: Edit) -> None:
         set_order(q, edit)
     elif isinstance(edit, Measure):
         replace_measure(q, edit)
+    elif isinstance(edit, Retime):
+        retime(q, edit)
     else:  # pragma: no cover - the Edit union is closed
         raise TypeError(f"not an edit: {edit!r}")
 
@@ -84,7 +91,7 @@ def compose(
     and grouping edits first, so that an order names the final measure). Raises
     :class:`ComposeError` when an edit cannot be made."""
     q = Query(sql, params, dialect, schema)
-    rank = {Measure: 0, Grouping: 1, Condition: 2, TimeRange: 2, OrderLimit: 3}
+    rank = {Retime: 0, Measure: 0, Grouping: 1, Condition: 2, TimeRange: 2, OrderLimit: 3}
     for edit in sorted(edits, key=lambda e: rank[type(e)]):
         apply(q, edit)
     out, bound = q.render()

@@ -40,9 +40,9 @@ def add_time_range(q: Query, rng: TimeRange) -> None:
     def build(col: exp.Column) -> exp.Expression:
         parts: list[exp.Expression] = []
         if rng.start is not None:
-            parts.append(exp.GTE(this=col, expression=q.param(_bound(rng.start, kind, q.dialect))))
+            parts.append(exp.GTE(this=col, expression=q.param(time_bound(rng.start, kind, q.dialect))))
         if rng.end is not None:
-            parts.append(exp.LT(this=col.copy(), expression=q.param(_bound(rng.end, kind, q.dialect))))
+            parts.append(exp.LT(this=col.copy(), expression=q.param(time_bound(rng.end, kind, q.dialect))))
         return parts[0] if len(parts) == 1 else exp.and_(*parts)
 
     q.restrict(rng.column, build)
@@ -51,7 +51,7 @@ def add_time_range(q: Query, rng: TimeRange) -> None:
     q.explanation.append(f"kept {rng.column} {ends}" + _said(rng.said))
 
 
-def _bound(day: date, kind: str, dialect: str) -> Any:
+def time_bound(day: date, kind: str, dialect: str) -> Any:
     """One end of a range typed as the column is compared in the dialect."""
     if "time" in kind:  # timestamp, datetime, timestamptz
         midnight = datetime(day.year, day.month, day.day)

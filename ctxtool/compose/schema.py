@@ -80,8 +80,11 @@ class SchemaGraph:
 
     def type_of(self, ref: ColumnRef) -> str:
         """The column's SQL type, lower case ("" when the schema does not say)."""
-        cols = self.types.get(ref.table.lower(), {})
-        return cols.get(ref.column.lower(), ("", ""))[1].lower()
+        return self.type_of_name(ref.table, ref.column)
+
+    def type_of_name(self, table: str, column: str) -> str:
+        cols = self.types.get(table.lower(), {})
+        return cols.get(column.lower(), ("", ""))[1].lower()
 
     def path(self, sources: Sequence[str], target: str) -> list[Step]:
         """The shortest chain of foreign-key steps from any of ``sources`` to ``target`` (empty when

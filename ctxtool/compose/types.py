@@ -112,7 +112,24 @@ class Measure:
             raise ValueError(f"{self.function} needs a column")
 
 
-Edit = Condition | TimeRange | Grouping | OrderLimit | Measure
+@dataclass(frozen=True)
+class Retime:
+    """The template's own time condition replaced by ``start <= column < end`` on the same column.
+    ``template_start``/``template_end`` (the range of the template's own time, read from its example
+    question) say which time condition is the template's when its SQL states more than one."""
+
+    start: date | None
+    end: date | None
+    template_start: date | None = None
+    template_end: date | None = None
+    said: str = ""
+
+    def __post_init__(self) -> None:
+        if self.start is None and self.end is None:
+            raise ValueError("a time needs a start or an end")
+
+
+Edit = Condition | TimeRange | Grouping | OrderLimit | Measure | Retime
 
 
 @dataclass
