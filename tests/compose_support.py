@@ -79,6 +79,45 @@ STORE = SchemaGraph.build(
 )
 
 
+MEDIA = SchemaGraph.build(
+    [
+        ("genre", [("genre_id", "integer"), ("name", "text")], []),
+        (
+            "track",
+            [
+                ("track_id", "integer"),
+                ("name", "text"),
+                ("genre_id", "integer"),
+                ("milliseconds", "integer"),
+                ("unit_price", "numeric"),
+            ],
+            [(["genre_id"], "genre", ["genre_id"])],
+        ),
+        (
+            "invoice",
+            [
+                ("invoice_id", "integer"),
+                ("invoice_date", "timestamp"),
+                ("billing_country", "text"),
+                ("total", "numeric"),
+            ],
+            [],
+        ),
+        (
+            "invoice_line",
+            [
+                ("invoice_line_id", "integer"),
+                ("invoice_id", "integer"),
+                ("track_id", "integer"),
+                ("quantity", "integer"),
+            ],
+            [(["invoice_id"], "invoice", ["invoice_id"]), (["track_id"], "track", ["track_id"])],
+        ),
+    ]
+)
+SCHEMAS = {"store": STORE, "media": MEDIA}
+
+
 def _ref(text: str | None) -> ColumnRef | None:
     if text is None:
         return None

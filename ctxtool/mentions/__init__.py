@@ -58,6 +58,14 @@ def read_mentions(text: str, *, latest: date | None = None) -> Mentions:
         if not any(g.grain and g.span[0] <= t.span[0] and t.span[1] <= g.span[1] for g in groupings)
     ]
     orders = [o for o in find_orders(text) if not any(_overlap(o.span, t.span) for t in times)]
+    # "the top 3 cities by customers": the "by" of a ranking names its key, not a grouping
+    groupings = [
+        g
+        for g in groupings
+        if not any(
+            o.limit and g.span[0] - o.span[1] in (0, 1) and g.text.lower().startswith("by") for o in orders
+        )
+    ]
     taken = [t.span for t in times] + [o.span for o in orders if o.limit is not None and o.limit > 1]
     taken += [_count_span(text, o) for o in orders if o.limit is not None]
     numbers = find_numbers(text, taken)

@@ -16,7 +16,7 @@ from ctxtool.runtime.words import CANONICAL_WORDS
 _N = r"\d{1,4}|" + "|".join(NUMBER_WORDS)
 _DIRECTION = {"__max": "desc", "__min": "asc", "__max_date": "desc", "__min_date": "asc"}
 _TOP = re.compile(rf"\b(?P<end>top|first|bottom|last)\s+(?P<n>{_N})\b", re.I)
-_THE_N = re.compile(rf"\b(?:the|which|what)\s+(?P<n>{_N})\s+(?P<adj>[a-z]+)", re.I)
+_THE_N = re.compile(rf"\b(?:the|which|what)\s+(?P<n>{_N})\s+(?P<adj>(?:most|least)\s+recent|[a-z]+)", re.I)
 _MOST = re.compile(
     r"\b(?:the\s+)?(?P<adj>most\s+recent(?:ly)?|most|least|fewest|highest|lowest|largest|smallest|biggest|"
     r"greatest|earliest|latest|oldest|newest|[a-z]+est)\b",

@@ -1,0 +1,264 @@
+"""Which edits a template's query needs to answer a question: the composition's plan.
+
+For every typed mention of the question (:mod:`ctxtool.mentions`), the plan says whether the
+template already covers it, which edit adds it, or why it cannot be used:
+
+- a time: the template's own time condition is re-bound to the question's range (a typed slot;
+  :class:`~ctxtool.compose.types.Retime`), or a range is added on the date column the question names
+  or the only date column of the template's tables; a month of no year, a relative span without the
+  data's latest date, or two date columns and no word choosing one cannot be used;
+- a grouping: covered when the template groups by the column it names, else a grouping on that column
+  (or on a date column's period for "per month");
+- an order and limit: covered when the template orders and keeps as many rows, else an order by the
+  measure (or the column named) and the new limit; a superlative of no direction keeps the template's;
+- a measure: covered when the template computes that function, else the measure replaced when its
+  words name a column;
+- a number with a unit that names a column ("longer than 6 minutes" of a ``milliseconds`` column) a
+  condition, converted to the column's unit.
+
+Mentions not used are the answer's risk: the runtime declines or asks back naming them ("never
+confidently wrong")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from sqlglot import exp
+
+from ctxtool.compose.columns import date_columns, is_date, lemmas, name_column
+from ctxtool.compose.query import Query
+from ctxtool.compose.retime import template_time
+from ctxtool.compose.schema import SchemaGraph
+from ctxtool.compose.shape import measure_of
+from ctxtool.compose.types import (
+    ColumnRef,
+    Condition,
+    Edit,
+    Grouping,
+    Measure,
+    OrderLimit,
+    Retime,
+    TimeRange,
+)
+from ctxtool.identifiers import words_of
+from ctxtool.mentions import (
+    GroupingMention,
+    MeasureMention,
+    Mentions,
+    NumberMention,
+    OrderMention,
+    TimeMention,
+)
+from ctxtool.runtime.words import DURATION_SECONDS
+
+Mention = TimeMention | NumberMention | MeasureMention | GroupingMention | OrderMention
+
+
+@dataclass(frozen=True)
+class TemplateShape:
+    """What a template's SQL computes, read once (the runtime's template facts hold it)."""
+
+    tables: tuple[str, ...]
+    measure: str | None = None  # count | sum | avg | min | max
+    measure_column: str | None = None
+    groups: tuple[str, ...] = ()  # grouped column names, lower case
+    descending: bool | None = None
+    limit: int | None = None
+    limit_slot: bool = False
+    time: tuple[str, date | None, date | None] | None = None
+
+    @classmethod
+    def read(cls, sql: str, params: Sequence[Any], dialect: str, schema: SchemaGraph) -> TemplateShape:
+        q = Query(sql, params, dialect, schema)
+        m = measure_of(q)
+        agg = m.find(exp.AggFunc) if m is not None else None
+        function = {"count": "count", "sum": "sum", "avg": "avg", "min": "min", "max": "max"}.get(
+            agg.key.lower() if agg is not None else ""
+        )
+        col = agg.find(exp.Column) if agg is not None else None
+        group = q.tree.args.get("group")
+        groups = tuple(c.name.lower() for c in group.find_all(exp.Column)) if group is not None else ()
+        order = q.tree.args.get("order")
+        desc = (
+            bool(order.expressions[0].args.get("desc")) if order is not None and order.expressions else None
+        )
+        lim = q.tree.args.get("limit")
+        limit, slot = None, False
+        if lim is not None:
+            value = lim.expression
+            if isinstance(value, exp.Literal) and value.this.isdigit():
+                limit = int(value.this)
+            else:
+                slot = True
+        return cls(
+            tuple(q.tables()),
+            function,
+            col.name.lower() if col is not None else None,
+            groups,
+            desc,
+            limit,
+            slot,
+            template_time(q),
+        )
+
+
+@dataclass
+class Plan:
+    """The edits to make, the mentions the answer uses, and those it cannot use with the reason."""
+
+    edits: list[Edit] = field(default_factory=list)
+    used: list[Mention] = field(default_factory=list)
+    unused: list[tuple[Mention, str]] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.unused
+
+
+def _time(
+    m: TimeMention, shape: TemplateShape, schema: SchemaGraph, text: str, own: Sequence[TimeMention]
+) -> Edit | str:
+    if m.kind == "month_of_year":
+        return f"'{m.text}' names a month of no year; say the year"
+    if m.relative is not None:
+        return f"'{m.text}' needs the data's latest date"
+    if shape.time is not None:
+        _col, start, end = shape.time
+        if (start, end) == (m.start, m.end):
+            return "covered"
+        return Retime(m.start, m.end, start, end, said=m.text)
+    if any(t.start == m.start and t.end == m.end for t in own):
+        return "covered"
+    dates = _entity_dates(schema, shape.tables)
+    entity = {w for t in shape.tables for w in lemmas(words_of(schema.tables.get(t, t)))}
+    words = " ".join(w for w in lemmas(_words_before(text, m)) if w not in entity)
+    named = name_column(words, schema, shape.tables, dates=True) if words else None
+    if named is None and words:  # a date a schema keeps as text ("shipped_on")
+        named = name_column(words, schema, shape.tables, dates=False)
+        if named is not None and not any(k in schema.type_of(named) for k in ("char", "text", "string")):
+            named = None
+    if named is not None:
+        return TimeRange(named, m.start, m.end, said=m.text)
+    if len(dates) == 1:
+        return TimeRange(dates[0], m.start, m.end, said=m.text)
+    if not dates:
+        return f"'{m.text}': the template's tables have no date column"
+    return f"'{m.text}': which date, {' or '.join(str(d) for d in dates)}?"
+
+
+def _entity_dates(schema: SchemaGraph, tables: Sequence[str]) -> list[ColumnRef]:
+    """The date columns of the template's tables; when they have none, those of the tables they
+    reference (an order line's date is its order's)."""
+    own = date_columns(schema, tables)
+    if own:
+        return own
+    parents = {s.target for t in tables for s in schema.steps.get(t.lower(), []) if s.to_one}
+    return date_columns(schema, sorted(parents))
+
+
+def _words_before(text: str, m: Mention) -> str:
+    """The words of the clause before a time ("ordered in 2007", "hired since 2011"): they may name
+    the date column."""
+    return " ".join(text[: m.span[0]].split()[-3:])
+
+
+def _grouping(m: GroupingMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str:
+    if m.grain:
+        dates = _entity_dates(schema, shape.tables)
+        if len(dates) != 1:
+            return (
+                f"'{m.text}': which date to group by" if dates else f"'{m.text}': no date column to group by"
+            )
+        return Grouping(dates[0], m.grain, said=m.text)
+    col = name_column(m.of, schema, shape.tables, dates=False)
+    if col is None:
+        return f"'{m.text}': no column of the schema is named '{m.of}'"
+    if col.column.lower() in shape.groups:
+        return "covered"
+    return Grouping(col, said=m.text)
+
+
+def _order(m: OrderMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str:
+    descending = shape.descending if m.direction is None else m.direction == "desc"
+    if descending is None:
+        return f"'{m.text}': the order's direction is not known"
+    if shape.measure is not None:
+        if shape.limit == m.limit and shape.descending == descending:
+            return "covered"
+        return OrderLimit(descending, m.limit, said=m.text)
+    col = name_column(m.of, schema, shape.tables, dates=True if m.temporal else None) if m.of else None
+    if col is None and m.temporal:
+        dates = date_columns(schema, shape.tables)
+        col = dates[0] if len(dates) == 1 else None
+    if col is None:
+        if shape.limit == m.limit and shape.descending == descending:
+            return "covered"
+        return f"'{m.text}': no column to order by"
+    return OrderLimit(descending, m.limit, col, said=m.text)
+
+
+def _measure(m: MeasureMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str:
+    if m.function == shape.measure:
+        return "covered"
+    if shape.measure is None:
+        return f"'{m.text}': the template computes no measure"
+    if m.function == "count":
+        return Measure("count", said=m.text)
+    col = name_column(m.of, schema, shape.tables, dates=None) if m.of else None
+    if col is None:
+        return f"'{m.text}': no column is named '{m.of}'"
+    return Measure(m.function, col, said=m.text)
+
+
+def _number(m: NumberMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str | None:
+    if m.comparison is None or m.unit is None:
+        return None  # a number with no comparison and no unit is the runtime's (a slot's value)
+    if m.seconds is not None:  # a duration: the column whose words are a unit of time
+        for t in shape.tables:
+            for name, kind in schema.types.get(t.lower(), {}).values():
+                words = set(lemmas(words_of(name)))
+                unit = next((u for u in DURATION_SECONDS if u in words), None)
+                if unit is not None and not is_date(kind):
+                    value = m.seconds / DURATION_SECONDS[unit]
+                    value = int(value) if float(value).is_integer() else value
+                    return Condition(
+                        ColumnRef(schema.tables[t.lower()], name), m.comparison, value, said=m.text
+                    )
+        return f"'{m.text}': no column holds a duration"
+    if m.unit == "$":
+        return f"'{m.text}': which amount the sum of money is compared with"
+    col = name_column(m.unit, schema, shape.tables, dates=False)
+    if col is None:
+        return f"'{m.text}': no column is named '{m.unit}'"
+    return Condition(col, m.comparison, m.value, said=m.text)
+
+
+def plan(
+    mentions: Mentions,
+    shape: TemplateShape,
+    schema: SchemaGraph,
+    *,
+    template_mentions: Mentions | None = None,
+) -> Plan:
+    """The edits that make the template answer every mention, and the mentions it cannot use."""
+    out = Plan()
+    own = template_mentions.times if template_mentions is not None else []
+    decided: list[tuple[Mention, Edit | str | None]] = []
+    decided += [(m, _time(m, shape, schema, mentions.text, own)) for m in mentions.times]
+    decided += [(m, _grouping(m, shape, schema)) for m in mentions.groupings]
+    decided += [(m, _order(m, shape, schema)) for m in mentions.orders]
+    decided += [(m, _measure(m, shape, schema)) for m in mentions.measures]
+    decided += [(m, _number(m, shape, schema)) for m in mentions.numbers]
+    for m, what in decided:
+        if what is None:
+            continue
+        if isinstance(what, str) and what != "covered":
+            out.unused.append((m, what))
+            continue
+        out.used.append(m)
+        if not isinstance(what, str):
+            out.edits.append(what)
+    return out

@@ -1,0 +1,42 @@
+"""The composition's plan: a question's mentions against a template's shape -> the edits that make the
+template answer it, or the mentions it cannot use and why (fixture cases in
+tests/data/compose/plans.json: question, the template's SQL and its own question, the composed SQL
+and parameters, the reasons for what is left unused)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from ctxtool.compose import compose
+from ctxtool.compose.plan import TemplateShape, plan
+from ctxtool.mentions import read_mentions
+from tests.compose_support import SCHEMAS
+
+CASES = json.loads((Path(__file__).parent / "data" / "compose" / "plans.json").read_text())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["q"] for c in CASES])
+def test_plan(case: dict) -> None:
+    schema = SCHEMAS[case.get("schema", "store")]
+    latest = date.fromisoformat(case["latest"]) if "latest" in case else None
+    shape = TemplateShape.read(case["sql"], case.get("params", []), "postgres", schema)
+    own = read_mentions(case["template_q"]) if "template_q" in case else None
+    done = plan(read_mentions(case["q"], latest=latest), shape, schema, template_mentions=own)
+    assert [why for _m, why in done.unused] == case.get("unused", [])
+    composed = compose(case["sql"], case.get("params", []), "postgres", schema, done.edits)
+    assert composed.sql == case["expect"]
+    assert [str(p) for p in composed.params] == case["bound"]
+
+
+def test_a_template_for_april_never_answers_march_with_april() -> None:
+    schema = SCHEMAS["store"]
+    sql = "SELECT SUM(total) FROM orders WHERE EXTRACT(YEAR FROM ordered_at) = 2007 AND EXTRACT(MONTH FROM ordered_at) = 4"
+    shape = TemplateShape.read(sql, [], "postgres", schema)
+    assert shape.time is not None and shape.time[1] == date(2007, 4, 1)
+    done = plan(read_mentions("What was the total in March 2007?"), shape, schema)
+    composed = compose(sql, [], "postgres", schema, done.edits)
+    assert [p.month for p in composed.params] == [3, 4] and "EXTRACT" not in composed.sql
