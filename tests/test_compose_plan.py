@@ -40,3 +40,14 @@ def test_a_template_for_april_never_answers_march_with_april() -> None:
     done = plan(read_mentions("What was the total in March 2007?"), shape, schema)
     composed = compose(sql, [], "postgres", schema, done.edits)
     assert [p.month for p in composed.params] == [3, 4] and "EXTRACT" not in composed.sql
+
+
+def test_a_decline_names_the_unused_words_the_closest_template_and_the_fix() -> None:
+    schema = SCHEMAS["store"]
+    shape = TemplateShape.read("SELECT COUNT(*) FROM customer", [], "postgres", schema)
+    done = plan(read_mentions("How many customers joined in March?"), shape, schema)
+    assert not done.complete
+    assert done.decline("How many customers are there?") == (
+        "Not used: 'March' names a month of no year; say the year. The closest template: "
+        "'How many customers are there?'. Add a template whose time is a parameter on its date column."
+    )

@@ -117,6 +117,21 @@ class Plan:
     def complete(self) -> bool:
         return not self.unused
 
+    def decline(self, closest: str) -> str:
+        """What a decline or ask-back says: the words the answer could not use and why, the closest
+        template, and what the set's author can add so that the question is answered."""
+        parts = "; ".join(why for _m, why in self.unused)
+        kinds = {type(m).__name__ for m, _why in self.unused}
+        add = []
+        if "TimeMention" in kinds:
+            add.append("a template whose time is a parameter on its date column")
+        if kinds & {"GroupingMention", "OrderMention", "MeasureMention"}:
+            add.append("a template of that shape")
+        if "NumberMention" in kinds:
+            add.append("a facet for that condition")
+        fix = f" Add {' or '.join(add)}." if add else ""
+        return f"Not used: {parts}. The closest template: {closest!r}.{fix}"
+
 
 def _time(
     m: TimeMention, shape: TemplateShape, schema: SchemaGraph, text: str, own: Sequence[TimeMention]
