@@ -74,6 +74,10 @@ def read_mentions(text: str, *, latest: date | None = None) -> Mentions:
         for m in find_measures(text)
         if not any(o.span[0] < m.span[0] and m.span[1] <= o.span[1] for o in orders)
     ]
+    # "each X" groups only what is measured ("how many orders has each employee handled");
+    # "the name of each pilot" lists them all
+    if not measures:
+        groupings = [g for g in groupings if not g.text.lower().startswith("each")]
     found = Mentions(text, times, numbers, measures, groupings, orders)
     return found.anchored(latest) if latest is not None else found
 

@@ -13,7 +13,7 @@ from ctxtool.runtime.tokens import lemma
 from ctxtool.runtime.words import PERIOD_ADJECTIVES, TIME_UNITS
 
 _GROUPING = re.compile(
-    r"\b(?:per|for\s+(?:each|every)|in\s+each|(?:broken|break(?:ing)?|split)\s+(?:down|out)\s+by|"
+    r"\b(?:per|for\s+(?:each|every)|in\s+each|(?<!for )(?<!in )each|(?:broken|break(?:ing)?|split)\s+(?:down|out)\s+by|"
     r"(?:grouped|group)\s+by|by)\s+",
     re.I,
 )

@@ -11,7 +11,10 @@ from ctxtool.mentions.phrases import phrase_after
 from ctxtool.mentions.types import MeasureMention
 
 _MEASURE = re.compile(
-    r"\b(?P<count>how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count)\s+of|count\s+(?=the\b))"
+    r"\b(?P<share>percentage|percent|share|proportion|fraction)\s+of\b"
+    r"|\b(?P<sum_much>how\s+much)\b"
+    r"|\b(?P<count_noun>count)\b(?!\s+(?:of|the)\b)"
+    r"|\b(?P<count>how\s+many|(?:the\s+)?(?:total\s+)?(?:number|count)\s+of|count\s+(?=the\b))"
     r"|\b(?P<sum>total|sum\s+of|summed)\b(?!\s+(?:number|count)\s+of)(?!\s+of\s+(?:the\s+)?(?:number|count)\b)"
     r"|\b(?P<avg>average|mean|avg)\b"
     r"|\b(?P<max>maximum|max|highest|largest|biggest|greatest)\b(?!\s+(?:number|count)\s+of)"
@@ -19,6 +22,10 @@ _MEASURE = re.compile(
     re.I,
 )
 # "with the highest", "has the most": the superlative picks rows, an order (see orders.py)
+# a word before "number of" that makes it a compound noun ("the phone number of X"), not a count
+_COUNTING_BEFORE = frozenset(
+    "the a an total average and or of by in with for per what which whose their its our your how".split()
+)
 _PICKS = re.compile(r"\b(?:with|has|have|had|having|gets?|got|by|of)\s+the\s*$", re.I)
 _IN_TOTAL = re.compile(r"\bin\s+$", re.I)
 
@@ -29,6 +36,19 @@ def find_measures(text: str) -> list[MeasureMention]:
     for m in _MEASURE.finditer(text):
         function = m.lastgroup or ""
         before = text[: m.start()]
+        if function == "count_noun":  # "customer count": the count of the noun before it
+            prev = re.search(r"([A-Za-z]+)\s+$", before)
+            if prev is None or prev.group(1).lower() in _COUNTING_BEFORE:
+                continue
+            out.append(MeasureMention(m.group(), (m.start(), m.end()), "count", prev.group(1)))
+            continue
+        if function == "sum_much":  # "how much ... in total": an amount summed
+            out.append(MeasureMention(m.group(), (m.start(), m.end()), "sum", ""))
+            continue
+        if function == "count" and re.match(r"(?:number|count)", m.group(), re.I):
+            prev = re.search(r"([A-Za-z]+)\s+$", before)
+            if prev is not None and prev.group(1).lower() not in _COUNTING_BEFORE:
+                continue  # "the phone number of X" names a column, not a count
         if out and m.start() < out[-1].span[1]:  # "the average invoice total": one measure
             continue
         if function == "sum" and _IN_TOTAL.search(before):  # "how many ... in total"

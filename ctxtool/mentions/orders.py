@@ -45,6 +45,10 @@ def _direction(adj: str) -> tuple[str | None, bool, bool]:
     low = re.sub(r"\s+", " ", adj.lower())
     if low.startswith("most recent"):
         return "desc", True, True
+    if low in ("best", "top"):  # "the 5 best-selling products": the most sold
+        return "desc", False, True
+    if low in ("worst", "bottom"):
+        return "asc", False, True
     canon = CANONICAL_WORDS.get(low)
     if canon in _DIRECTION:
         return _DIRECTION[canon], canon in _TEMPORAL, True

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from lemminflect import getAllLemmas
+
 from ctxtool.runtime.content import content_tokens
 from ctxtool.runtime.tokens import lemma
 from ctxtool.runtime.words import STOPWORDS
@@ -21,7 +23,15 @@ _ENDS = frozenset(
 _NAME = re.compile(r"(?:first|last|middle|full|family|given)\s+names?\b", re.I)
 # operator words that are also nouns at the end of a noun phrase ("the invoice total")
 _NOUNS = frozenset({"total", "count", "sum", "average", "maximum", "minimum"})
-_KEEP = frozenset({"of"})  # "the average length of tracks": "of" joins two nouns of one phrase
+_KEEP = frozenset({"of"})
+_LEADING = frozenset("the a an of each every their its his her our your my these those all".split())
+# stop words that are also nouns or verbs of a compound ("the list price", "the record label")
+_NOUNS_TOO = frozenset(
+    "list show data record records entry entries value values kind sort one ones whole".split()
+)
+_TIME_WORD = re.compile(
+    r"q[1-4]$|(?:1[89]|20)\d\d$", re.I
+)  # "the average length of tracks": "of" joins two nouns of one phrase
 
 
 def phrase_after(text: str, at: int, *, limit: int = 4, join_of: bool = False) -> tuple[str, int]:
@@ -39,15 +49,22 @@ def phrase_after(text: str, at: int, *, limit: int = 4, join_of: bool = False) -
             words.append(name)
             skip_to = name.end()
             continue
-        if not words and w in ("the", "a", "an", "of", "each", "every", "their", "its", "his", "her"):
+        if not words and w in _LEADING:
             continue
         if not w[0].isalpha():
             break
         if w in _KEEP and join_of and words:
             words.append(m)
             continue
-        if w in _ENDS or (w in STOPWORDS and w not in _KEEP) or w in _KEEP:
+        if (
+            _TIME_WORD.match(w)
+            or w in _ENDS
+            or (w in STOPWORDS and w not in _KEEP | _NOUNS_TOO)
+            or w in _KEEP
+        ):
             break
+        if words and (_verb(w) or (m.group()[0].isupper() and words[-1].group()[0].islower())):
+            break  # "the revenue comes from", "orders use Speedy": the clause's verb or a name
         if w in _NOUNS and not re.match(r"\s+(?:of|number)\b", text[m.end() :]):
             words.append(m)  # "the invoice total": the noun, the phrase's last word
             break
@@ -61,3 +78,13 @@ def phrase_after(text: str, at: int, *, limit: int = 4, join_of: bool = False) -
     if not words:
         return "", at
     return text[words[0].start() : words[-1].end()], words[-1].end()
+
+
+def _verb(word: str) -> bool:
+    """A word English reads only as a verb ("comes", "handled"), never as a noun or adjective."""
+    forms = getAllLemmas(word)
+    verb = forms.get("VERB", (word,))[0]
+    if "VERB" not in forms or verb == word or "ADJ" in forms:
+        return False  # a base form ("use", "look") may be a noun; a participle may be an adjective
+    noun = forms.get("NOUN", (None,))[0]
+    return noun is None or noun == word

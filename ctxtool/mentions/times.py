@@ -55,6 +55,7 @@ _YEAR_BEFORE = re.compile(
 )
 _YEAR_AFTER = re.compile(r"^\s*(?:or|and)\s+(?:later|earlier|after|before|since)\b", re.I)
 _RANGE_JOIN = re.compile(r"^\s*(?:and|to|until|till|through|thru|-|–|—)\s*$", re.I)
+_OR = re.compile(r"^\s*(?:or|,)\s*$", re.I)
 _OPEN_BEFORE = {
     "since": "since",
     "from": "since",
@@ -73,7 +74,8 @@ _OPEN = re.compile(
     r"\b(" + "|".join(sorted(_OPEN_BEFORE, key=len, reverse=True)) + r")\s+(?:the\s+(?:end|start)\s+of\s+)?$",
     re.I,
 )
-_OR_LATER = re.compile(r"^\s*(?:or|and)\s+(later|after|since|earlier|before)\b", re.I)
+# "2011 or later"; not "before 1989-09-03 or after 2007-12-25", where "after" opens the next time
+_OR_LATER = re.compile(r"^\s*(?:or|and)\s+(later|after|since|earlier|before)\b(?!\s+(?:the\s+)?\w*\d)", re.I)
 _ONWARDS = re.compile(r"^\s*(?:on|onwards?|and\s+beyond)\b", re.I)
 _RELATIVE = re.compile(
     rf"\b(?:(?:in|during|over|within|for|from)\s+)?(?:the\s+)?(?:last|past|previous|preceding|latest)\s+"
@@ -146,12 +148,24 @@ _MONTH_BEFORE = re.compile(
 
 
 def _bare_year_is_time(p: _Point, text: str) -> bool:
-    """A bare year is a time after a time word ("in 2007"), before "or later", or at the end of a
-    sentence that states no comparison of a number."""
-    before, after = text[: p.a], text[p.b :]
-    if re.search(r"\b(?:year)\s*$", before, re.I) or re.match(r"(?:the\s+)?year", text[p.a : p.b], re.I):
+    """A bare year is a time after a time word ("in 2007"), as a determiner's modifier ("the 1997
+    orders"), before "or later", or closing a clause with no number word around it ("revenue by
+    country 2023"); "over 2000 tracks", "top 2000", "$2000" are numbers."""
+    digits = re.search(r"\d", text[p.a : p.b])
+    before, after = text[: p.a + (digits.start() if digits else 0)], text[p.b :]
+    if re.search(r"\byear\s*$", before, re.I):
         return True
-    return bool(_YEAR_BEFORE.search(before) or _YEAR_AFTER.match(after))
+    if _YEAR_BEFORE.search(before) or _YEAR_AFTER.match(after):
+        return True
+    if re.search(r"\b(?:the|our|their|its)\s+$", before, re.I):
+        return True
+    if re.match(r"\s*(?:-|–|—|to|and|or)\s*(?:1[89]|20)\d\d\b", after, re.I):
+        return True  # the first end of a range of years ("revenue 2010-2012")
+    closes = re.match(r"\s*(?:[?.!,;]|$)", after)
+    counted = re.search(
+        r"(?:\b(?:than|over|under|above|below|top|first|last|least|most|exactly)|[$#€£])\s*$", before, re.I
+    )
+    return bool(closes) and not counted
 
 
 def _points(text: str) -> list[_Point]:
@@ -161,7 +175,8 @@ def _points(text: str) -> list[_Point]:
         p = _point(m, text)
         if p is None:
             continue
-        second = bool(found) and bool(_RANGE_JOIN.match(text[found[-1].b : p.a]))
+        between = text[found[-1].b : p.a] if found else ""
+        second = bool(found) and bool(_RANGE_JOIN.match(between) or _OR.match(between))
         if m.group("y") and not second and not _bare_year_is_time(p, text):
             continue
         found.append(p)
@@ -202,6 +217,12 @@ def find_times(text: str) -> list[TimeMention]:
                     out.append(_mention(text, a, q.b, "range", min(p.grain, q.grain, key=_fine), *rng))
                     i += 2
                     continue
+        if q is not None and _OR.match(text[p.b : q.a]) and p.grain == q.grain and p.end == q.start:
+            # "2024 or 2025": two periods one after the other are one range
+            assert p.start is not None and q.end is not None
+            out.append(_mention(text, p.a, q.b, "range", p.grain, p.start, q.end))
+            i += 2
+            continue
         if p.start is None:  # a month without a year
             out.append(TimeMention(text[p.a : p.b], (p.a, p.b), "month_of_year", "month", month=p.month))
             i += 1
