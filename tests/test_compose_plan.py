@@ -11,12 +11,21 @@ from pathlib import Path
 
 import pytest
 
-from ctxtool.compose import compose
+from ctxtool.compose import ColumnRef, LinkedValue, compose
 from ctxtool.compose.plan import TemplateShape, plan
 from ctxtool.mentions import read_mentions
 from tests.compose_support import SCHEMAS
 
 CASES = json.loads((Path(__file__).parent / "data" / "compose" / "plans.json").read_text())
+
+
+def _linked(question: str, spec: dict) -> LinkedValue:
+    """A value the runtime's linking would give: ``{"words": ..., "column": "t.c", "value": ...}``."""
+    start = question.index(spec["words"])
+    table, _, column = spec["column"].rpartition(".")
+    return LinkedValue(
+        spec["words"], (start, start + len(spec["words"])), ColumnRef(table, column), spec["value"]
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["q"] for c in CASES])
@@ -25,7 +34,8 @@ def test_plan(case: dict) -> None:
     latest = date.fromisoformat(case["latest"]) if "latest" in case else None
     shape = TemplateShape.read(case["sql"], case.get("params", []), "postgres", schema)
     own = read_mentions(case["template_q"]) if "template_q" in case else None
-    done = plan(read_mentions(case["q"], latest=latest), shape, schema, template_mentions=own)
+    values = [_linked(case["q"], v) for v in case.get("values", [])]
+    done = plan(read_mentions(case["q"], latest=latest), shape, schema, template_mentions=own, values=values)
     assert [why for _m, why in done.unused] == case.get("unused", [])
     composed = compose(case["sql"], case.get("params", []), "postgres", schema, done.edits)
     assert composed.sql == case["expect"]

@@ -38,6 +38,7 @@ from ctxtool.compose.types import (
     Condition,
     Edit,
     Grouping,
+    LinkedValue,
     Measure,
     OrderLimit,
     Retime,
@@ -54,7 +55,7 @@ from ctxtool.mentions import (
 )
 from ctxtool.runtime.words import DURATION_SECONDS
 
-Mention = TimeMention | NumberMention | MeasureMention | GroupingMention | OrderMention
+Mention = TimeMention | NumberMention | MeasureMention | GroupingMention | OrderMention | LinkedValue
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class TemplateShape:
     limit: int | None = None
     limit_slot: bool = False
     time: tuple[str, date | None, date | None] | None = None
+    compared: frozenset[str] = frozenset()  # "table.column" (lower case) the WHERE compares
 
     @classmethod
     def read(cls, sql: str, params: Sequence[Any], dialect: str, schema: SchemaGraph) -> TemplateShape:
@@ -102,7 +104,24 @@ class TemplateShape:
             limit,
             slot,
             template_time(q),
+            _compared(q),
         )
+
+
+def _compared(q: Query) -> frozenset[str]:
+    """The columns the query's WHERE compares, as ``table.column`` in lower case."""
+    where = q.tree.args.get("where")
+    if where is None:
+        return frozenset()
+    alias_to_table = {alias.lower(): table for table, alias in q.tables().items()}
+    only = next(iter(q.tables()), "") if len(q.tables()) == 1 else ""
+    out = set()
+    for col in where.find_all(exp.Column):
+        if col.name.startswith("__ctxp_"):
+            continue
+        table = alias_to_table.get(col.table.lower(), col.table.lower()) if col.table else only
+        out.add(f"{table}.{col.name.lower()}")
+    return frozenset(out)
 
 
 @dataclass
@@ -218,6 +237,8 @@ def _order(m: OrderMention, shape: TemplateShape, schema: SchemaGraph) -> Edit |
 def _measure(m: MeasureMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str:
     if m.function == shape.measure:
         return "covered"
+    if m.function == "share":
+        return f"'{m.text}': a share of a total is not what the template computes"
     if shape.measure is None:
         return f"'{m.text}': the template computes no measure"
     if m.function == "count":
@@ -257,11 +278,30 @@ def plan(
     schema: SchemaGraph,
     *,
     template_mentions: Mentions | None = None,
+    values: Sequence[LinkedValue] = (),
 ) -> Plan:
-    """The edits that make the template answer every mention, and the mentions it cannot use."""
+    """The edits that make the template answer every mention, and the mentions it cannot use.
+
+    ``values`` are the question's values linked in the data: one on a column the template does not
+    compare becomes a condition (``column = value``); one on a column it compares is its slot's
+    (bound by the runtime). Other mentions inside a value's words are the value's ("albums by led
+    zeppelin" groups nothing)."""
     out = Plan()
     own = template_mentions.times if template_mentions is not None else []
     decided: list[tuple[Mention, Edit | str | None]] = []
+    for v in values:
+        key = f"{v.column.table}.{v.column.column}".lower()
+        covered = key in shape.compared
+        decided.append((v, "covered" if covered else Condition(v.column, "eq", v.value, said=v.text)))
+    inside = [v.span for v in values]
+    mentions = Mentions(
+        mentions.text,
+        [m for m in mentions.times if not _within(m.span, inside)],
+        [m for m in mentions.numbers if not _within(m.span, inside)],
+        [m for m in mentions.measures if not _within(m.span, inside)],
+        [m for m in mentions.groupings if not _overlaps(m.span, inside)],
+        [m for m in mentions.orders if not _within(m.span, inside)],
+    )
     decided += [(m, _time(m, shape, schema, mentions.text, own)) for m in mentions.times]
     decided += [(m, _grouping(m, shape, schema)) for m in mentions.groupings]
     decided += [(m, _order(m, shape, schema)) for m in mentions.orders]
@@ -277,3 +317,11 @@ def plan(
         if not isinstance(what, str):
             out.edits.append(what)
     return out
+
+
+def _within(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= span[0] and span[1] <= b for a, b in spans)
+
+
+def _overlaps(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
+    return any(span[0] < b and a < span[1] for a, b in spans)

@@ -36,6 +36,17 @@ class ColumnRef:
 
 
 @dataclass(frozen=True)
+class LinkedValue:
+    """A value of the question found in the data (through a value search): the words, where they
+    are, the column that stores it and the value as stored."""
+
+    text: str
+    span: tuple[int, int]
+    column: ColumnRef
+    value: Any
+
+
+@dataclass(frozen=True)
 class Condition:
     """``column <op> value``, the value bound as a parameter."""
 
