@@ -37,6 +37,7 @@ def test_plan(case: dict) -> None:
     values = [_linked(case["q"], v) for v in case.get("values", [])]
     done = plan(read_mentions(case["q"], latest=latest), shape, schema, template_mentions=own, values=values)
     assert [why for _m, why in done.unused] == case.get("unused", [])
+    assert done.mismatch == case.get("mismatch", [])
     composed = compose(case["sql"], case.get("params", []), "postgres", schema, done.edits)
     assert composed.sql == case["expect"]
     assert [str(p) for p in composed.params] == case["bound"]

@@ -20,7 +20,7 @@ from ctxtool.compose.conditions import add_condition, add_time_range
 from ctxtool.compose.query import Query
 from ctxtool.compose.retime import retime, template_time
 from ctxtool.compose.schema import SchemaGraph, Step
-from ctxtool.compose.shape import measure_of, replace_measure, set_grouping, set_order
+from ctxtool.compose.shape import measure_of, replace_measure, set_grouping, set_limit, set_order
 from ctxtool.compose.types import (
     ColumnRef,
     ComposeError,
@@ -28,6 +28,7 @@ from ctxtool.compose.types import (
     Condition,
     Edit,
     Grouping,
+    Limit,
     LinkedValue,
     Measure,
     OrderLimit,
@@ -42,6 +43,7 @@ __all__ = [
     "Condition",
     "Edit",
     "Grouping",
+    "Limit",
     "LinkedValue",
     "Measure",
     "OrderLimit",
@@ -56,6 +58,7 @@ __all__ = [
     "measure_of",
     "replace_measure",
     "set_grouping",
+    "set_limit",
     "retime",
     "set_order",
     "template_time",
@@ -72,6 +75,8 @@ def apply(q: Query, edit: Edit) -> None:
         set_grouping(q, edit)
     elif isinstance(edit, OrderLimit):
         set_order(q, edit)
+    elif isinstance(edit, Limit):
+        set_limit(q, edit)
     elif isinstance(edit, Measure):
         replace_measure(q, edit)
     elif isinstance(edit, Retime):
@@ -93,7 +98,7 @@ def compose(
     and grouping edits first, so that an order names the final measure). Raises
     :class:`ComposeError` when an edit cannot be made."""
     q = Query(sql, params, dialect, schema)
-    rank = {Retime: 0, Measure: 0, Grouping: 1, Condition: 2, TimeRange: 2, OrderLimit: 3}
+    rank = {Retime: 0, Measure: 0, Grouping: 1, Condition: 2, TimeRange: 2, OrderLimit: 3, Limit: 3}
     for edit in sorted(edits, key=lambda e: rank[type(e)]):
         apply(q, edit)
     out, bound = q.render()

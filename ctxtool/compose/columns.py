@@ -37,11 +37,13 @@ def _distance(schema: SchemaGraph, sources: Sequence[str], table: str) -> int | 
 
 
 def name_column(
-    words: str, schema: SchemaGraph, tables: Sequence[str], *, dates: bool | None = None
+    words: str, schema: SchemaGraph, tables: Sequence[str], *, dates: bool | None = None, whole: bool = True
 ) -> ColumnRef | None:
     """The column ``words`` name, reachable from ``tables``; None when none or two equally.
 
-    ``dates`` True keeps date and timestamp columns only, False leaves them out."""
+    ``dates`` True keeps date and timestamp columns only, False leaves them out. ``whole``: every
+    word must be the column's or its table's (a grouping's "supplier country"); otherwise some may be
+    the clause's verbs (a time's "orders were shipped")."""
     said = [w for w in lemmas(words) if w not in _GENERIC]
     if not said:
         return None
@@ -62,7 +64,7 @@ def name_column(
             hit += sum(
                 0.8 for w in said if w in table_words and w not in col_words and col_words & _NAME_WORDS
             )
-            if not hit:
+            if not hit or (whole and hit < len(said) - 1e-9 and not _all_named(said, col_words, table_words)):
                 continue
             score = hit / len(said) - 0.1 * hops - 0.05 * len(col_words - set(said) - table_words)
             best.append((score, ColumnRef(schema.tables[table_l], name)))
@@ -82,3 +84,7 @@ def date_columns(schema: SchemaGraph, tables: Sequence[str]) -> list[ColumnRef]:
             if is_date(kind):
                 out.append(ColumnRef(schema.tables[t.lower()], name))
     return out
+
+
+def _all_named(said: list[str], col_words: set[str], table_words: set[str]) -> bool:
+    return all(w in col_words or w in table_words for w in said)

@@ -38,8 +38,8 @@ from ctxtool.compose.types import (
     Condition,
     Edit,
     Grouping,
+    Limit,
     LinkedValue,
-    Measure,
     OrderLimit,
     Retime,
     TimeRange,
@@ -71,6 +71,7 @@ class TemplateShape:
     limit_slot: bool = False
     time: tuple[str, date | None, date | None] | None = None
     compared: frozenset[str] = frozenset()  # "table.column" (lower case) the WHERE compares
+    order_key: str | None = None  # the first ORDER BY key's column name (lower case), if a column
 
     @classmethod
     def read(cls, sql: str, params: Sequence[Any], dialect: str, schema: SchemaGraph) -> TemplateShape:
@@ -105,7 +106,15 @@ class TemplateShape:
             slot,
             template_time(q),
             _compared(q),
+            _order_key(order),
         )
+
+
+def _order_key(order: exp.Order | None) -> str | None:
+    if order is None or not order.expressions:
+        return None
+    key = order.expressions[0].this
+    return key.name.lower() if isinstance(key, exp.Column) else None
 
 
 def _compared(q: Query) -> frozenset[str]:
@@ -131,15 +140,16 @@ class Plan:
     edits: list[Edit] = field(default_factory=list)
     used: list[Mention] = field(default_factory=list)
     unused: list[tuple[Mention, str]] = field(default_factory=list)
+    mismatch: list[str] = field(default_factory=list)  # what the template computes that is not asked
 
     @property
     def complete(self) -> bool:
-        return not self.unused
+        return not self.unused and not self.mismatch
 
     def decline(self, closest: str) -> str:
         """What a decline or ask-back says: the words the answer could not use and why, the closest
         template, and what the set's author can add so that the question is answered."""
-        parts = "; ".join(why for _m, why in self.unused)
+        parts = "; ".join([why for _m, why in self.unused] + self.mismatch)
         kinds = {type(m).__name__ for m, _why in self.unused}
         add = []
         if "TimeMention" in kinds:
@@ -212,18 +222,35 @@ def _grouping(m: GroupingMention, shape: TemplateShape, schema: SchemaGraph) -> 
         return f"'{m.text}': no column of the schema is named '{m.of}'"
     if col.column.lower() in shape.groups:
         return "covered"
+    if shape.measure is None:
+        return f"'{m.text}': the template lists rows; it computes nothing per group"
     return Grouping(col, said=m.text)
 
 
-def _order(m: OrderMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str:
-    descending = shape.descending if m.direction is None else m.direction == "desc"
+def _order(
+    m: OrderMention, shape: TemplateShape, schema: SchemaGraph, own: Sequence[OrderMention]
+) -> Edit | str:
+    if m.direction is None and not any(_same_words(m.text, o.text) for o in own):
+        # "the cheapest": which end of which column only the template's own words can confirm
+        return f"'{m.text}': which end of the order it asks is not known"
+    if shape.descending is not None:  # the template orders: the question may keep another count
+        if m.direction is not None and (m.direction == "desc") != shape.descending:
+            return f"'{m.text}': the template orders the other way"
+        named = name_column(m.of, schema, shape.tables) if m.of else None
+        if named is not None and shape.order_key and named.column.lower() != shape.order_key:
+            return f"'{m.text}': the template orders by {shape.order_key}"
+        if m.limit == shape.limit and not shape.limit_slot:
+            return "covered"
+        if m.limit is None:
+            return f"'{m.text}': the template keeps {shape.limit or 'a number of'} rows"
+        return Limit(m.limit, said=m.text)  # (a LIMIT slot is replaced by the count the question says)
+    if shape.measure is not None or shape.groups:
+        return f"'{m.text}': the template's rows have no order to keep the first of"
+    descending = m.direction == "desc" if m.direction is not None else None
     if descending is None:
         return f"'{m.text}': the order's direction is not known"
-    if shape.measure is not None:
-        if shape.limit == m.limit and shape.descending == descending:
-            return "covered"
-        return OrderLimit(descending, m.limit, said=m.text)
-    col = name_column(m.of, schema, shape.tables, dates=True if m.temporal else None) if m.of else None
+    words = m.of or (m.rows if m.temporal else "")
+    col = name_column(words, schema, shape.tables, dates=True if m.temporal else None) if words else None
     if col is None and m.temporal:
         dates = date_columns(schema, shape.tables)
         col = dates[0] if len(dates) == 1 else None
@@ -234,6 +261,15 @@ def _order(m: OrderMention, shape: TemplateShape, schema: SchemaGraph) -> Edit |
     return OrderLimit(descending, m.limit, col, said=m.text)
 
 
+def _same_words(a: str, b: str) -> bool:
+    """Two order phrases that end the same way ("the 10 cheapest" / "the cheapest")."""
+
+    def superlatives(text: str) -> set[str]:
+        return {w for w in lemmas(text) if len(w) > 3}
+
+    return bool(superlatives(a) & superlatives(b))
+
+
 def _measure(m: MeasureMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str:
     if m.function == shape.measure:
         return "covered"
@@ -241,12 +277,9 @@ def _measure(m: MeasureMention, shape: TemplateShape, schema: SchemaGraph) -> Ed
         return f"'{m.text}': a share of a total is not what the template computes"
     if shape.measure is None:
         return f"'{m.text}': the template computes no measure"
-    if m.function == "count":
-        return Measure("count", said=m.text)
-    col = name_column(m.of, schema, shape.tables, dates=None) if m.of else None
-    if col is None:
-        return f"'{m.text}': no column is named '{m.of}'"
-    return Measure(m.function, col, said=m.text)
+    # another measure is another question: a standalone question is never answered by replacing the
+    # template's (a conversation's "and the average?" replaces it explicitly: replace_measure)
+    return f"'{m.text}': the template computes {shape.measure}, not {m.function}"
 
 
 def _number(m: NumberMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str | None:
@@ -270,6 +303,13 @@ def _number(m: NumberMention, shape: TemplateShape, schema: SchemaGraph) -> Edit
     if col is None:
         return f"'{m.text}': no column is named '{m.unit}'"
     return Condition(col, m.comparison, m.value, said=m.text)
+
+
+def _mismatch(mentions: Mentions, shape: TemplateShape) -> list[str]:
+    """What the template computes that the question does not ask: groups nobody asked for."""
+    if shape.groups and not mentions.groupings and not mentions.orders:
+        return [f"the template answers per {', '.join(shape.groups)}; the question asks for no groups"]
+    return []
 
 
 def plan(
@@ -304,9 +344,11 @@ def plan(
     )
     decided += [(m, _time(m, shape, schema, mentions.text, own)) for m in mentions.times]
     decided += [(m, _grouping(m, shape, schema)) for m in mentions.groupings]
-    decided += [(m, _order(m, shape, schema)) for m in mentions.orders]
+    own_orders = template_mentions.orders if template_mentions is not None else []
+    decided += [(m, _order(m, shape, schema, own_orders)) for m in mentions.orders]
     decided += [(m, _measure(m, shape, schema)) for m in mentions.measures]
     decided += [(m, _number(m, shape, schema)) for m in mentions.numbers]
+    out.mismatch = _mismatch(mentions, shape)
     for m, what in decided:
         if what is None:
             continue

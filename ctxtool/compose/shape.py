@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ctxtool.compose.query import Query
-from ctxtool.compose.types import ComposeError, Grouping, Measure, OrderLimit
+from ctxtool.compose.types import ComposeError, Grouping, Limit, Measure, OrderLimit
 
 _FUNCTIONS: dict[str, type[exp.Expression]] = {
     "count": exp.Count,
@@ -118,6 +118,19 @@ def set_order(q: Query, o: OrderLimit) -> None:
     how = "descending" if o.descending else "ascending"
     kept = f", kept {o.limit} row{'s' if o.limit != 1 else ''}" if o.limit is not None else ""
     q.explanation.append(f"ordered by {what} {how}{kept}" + (f" (for {o.said!r})" if o.said else ""))
+
+
+def set_limit(q: Query, lim: Limit) -> None:
+    """Keep ``lim.count`` rows of the query's own order (a LIMIT placeholder is dropped with it)."""
+    if q.tree.args.get("order") is None:
+        raise ComposeError("the query lists its rows in no order; the first rows of it mean nothing")
+    old = q.tree.args.get("limit")
+    if old is not None:
+        q.drop_params(old)
+    q.tree.set("limit", exp.Limit(expression=exp.Literal.number(lim.count)))
+    q.explanation.append(
+        f"kept {lim.count} row{'s' if lim.count != 1 else ''}" + (f" (for {lim.said!r})" if lim.said else "")
+    )
 
 
 def replace_measure(q: Query, m: Measure) -> None:

@@ -108,6 +108,18 @@ class OrderLimit:
 
 
 @dataclass(frozen=True)
+class Limit:
+    """LIMIT ``count`` rows, the query's ORDER BY kept ("the top 3" of a template for the top 10)."""
+
+    count: int
+    said: str = ""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
+            raise ValueError(f"a limit is a count of rows, not {self.count!r}")
+
+
+@dataclass(frozen=True)
 class Measure:
     """The query's measure replaced: ``function`` of ``column`` (COUNT(*) when ``column`` is None)."""
 
@@ -140,7 +152,7 @@ class Retime:
             raise ValueError("a time needs a start or an end")
 
 
-Edit = Condition | TimeRange | Grouping | OrderLimit | Measure | Retime
+Edit = Condition | TimeRange | Grouping | OrderLimit | Limit | Measure | Retime
 
 
 @dataclass

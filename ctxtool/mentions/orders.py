@@ -69,28 +69,19 @@ def find_orders(text: str) -> list[OrderMention]:
     for m in _TOP.finditer(text):
         end = m.group("end").lower()
         direction = "asc" if end == "bottom" else "desc" if end == "top" else None
-        of, stop = phrase_after(text, m.end(), limit=3)
-        out.append(
-            OrderMention(text[m.start() : stop], (m.start(), stop), direction, _number(m.group("n")), of)
-        )
+        rows, stop = phrase_after(text, m.end(), limit=3)
+        n = _number(m.group("n"))
+        out.append(OrderMention(text[m.start() : stop], (m.start(), stop), direction, n, rows=rows))
         taken.append((m.start(), m.end()))
     limit_n: tuple[int, tuple[int, int]] | None = None
     for m in _THE_N.finditer(text):
         if free(m.start(), m.end()):
             direction, temporal, superlative = _direction(m.group("adj"))
             if superlative:
-                of, stop = phrase_after(text, m.end(), limit=3)
-                out.append(
-                    OrderMention(
-                        text[m.start() : stop],
-                        (m.start(), stop),
-                        direction,
-                        _number(m.group("n")),
-                        of,
-                        temporal,
-                    )
-                )
-                taken.append((m.start(), stop))
+                rows, stop = phrase_after(text, m.end(), limit=3)
+                n, span = _number(m.group("n")), (m.start(), stop)
+                out.append(OrderMention(text[span[0] : stop], span, direction, n, "", temporal, rows))
+                taken.append(span)
             else:  # "which 10 actors appear in the most films": the count of rows for a later "most"
                 limit_n = (_number(m.group("n")), (m.start(), m.end()))
     for m in _IN_ORDER.finditer(text):

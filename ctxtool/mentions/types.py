@@ -116,6 +116,7 @@ class OrderMention:
     limit: int | None = None
     of: str = ""  # the words naming the order's key, as written ("the most tracks": "tracks")
     temporal: bool = False  # "the earliest", "the most recent": the order of a date
+    rows: str = ""  # the words naming what is ranked ("the top 5 genres": "genres")
 
 
 @dataclass
