@@ -66,6 +66,16 @@ def name_column(
             )
             if not hit or (whole and hit < len(said) - 1e-9 and not _all_named(said, col_words, table_words)):
                 continue
+            extra = col_words - set(said) - table_words - _NAME_WORDS
+            if whole and extra:
+                continue  # "by authors" is not "authorder"; "student" is not "student_details"
+            if (
+                whole
+                and set(said) <= table_words
+                and not col_words & _NAME_WORDS
+                and not set(said) <= col_words
+            ):
+                continue  # words that name a table name its name column, or none
             score = hit / len(said) - 0.1 * hops - 0.05 * len(col_words - set(said) - table_words)
             best.append((score, ColumnRef(schema.tables[table_l], name)))
     if not best:

@@ -35,6 +35,7 @@ from ctxtool.compose.schema import SchemaGraph
 from ctxtool.compose.shape import measure_of
 from ctxtool.compose.types import (
     ColumnRef,
+    ComposeError,
     Condition,
     Edit,
     Grouping,
@@ -72,6 +73,7 @@ class TemplateShape:
     time: tuple[str, date | None, date | None] | None = None
     compared: frozenset[str] = frozenset()  # "table.column" (lower case) the WHERE compares
     order_key: str | None = None  # the first ORDER BY key's column name (lower case), if a column
+    computed_where: bool = False  # the WHERE holds a subquery (its rows are chosen by a computation)
 
     @classmethod
     def read(cls, sql: str, params: Sequence[Any], dialect: str, schema: SchemaGraph) -> TemplateShape:
@@ -107,6 +109,7 @@ class TemplateShape:
             template_time(q),
             _compared(q),
             _order_key(order),
+            q.tree.args.get("where") is not None and q.tree.args["where"].find(exp.Select) is not None,
         )
 
 
@@ -329,10 +332,20 @@ def plan(
     out = Plan()
     own = template_mentions.times if template_mentions is not None else []
     decided: list[tuple[Mention, Edit | str | None]] = []
-    for v in values:
-        key = f"{v.column.table}.{v.column.column}".lower()
-        covered = key in shape.compared
-        decided.append((v, "covered" if covered else Condition(v.column, "eq", v.value, said=v.text)))
+    columns = [f"{v.column.table}.{v.column.column}".lower() for v in values]
+    for v, key in zip(values, columns, strict=True):
+        if key in shape.compared:
+            decided.append((v, "covered"))
+        elif columns.count(key) > 1:
+            decided.append((v, f"'{v.text}': two values of {key}; one of them, or rows with both?"))
+        elif shape.computed_where:
+            decided.append((v, f"'{v.text}': the template's rows are chosen by a subquery"))
+        elif not _joins_to_one(schema, shape.tables, v.column.table):
+            decided.append(
+                (v, f"'{v.text}': {key} is reached through rows the template counts several times")
+            )
+        else:
+            decided.append((v, Condition(v.column, "eq", v.value, said=v.text)))
     inside = [v.span for v in values]
     mentions = Mentions(
         mentions.text,
@@ -359,6 +372,15 @@ def plan(
         if not isinstance(what, str):
             out.edits.append(what)
     return out
+
+
+def _joins_to_one(schema: SchemaGraph, tables: Sequence[str], target: str) -> bool:
+    """Whether ``target`` is one of ``tables`` or reached from them by many-to-one steps only (a
+    join that keeps each row of the template once)."""
+    try:
+        return all(step.to_one for step in schema.path(tables, target))
+    except ComposeError:
+        return False
 
 
 def _within(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> bool:
