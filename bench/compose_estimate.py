@@ -11,6 +11,13 @@ floor of the candidate's evidence, so the floor is chosen on one half (``even``)
 
     .venv/bin/python bench/compose_estimate.py --rows /work/notes/spider_rows_main.jsonl --out /tmp/est.jsonl
     .venv/bin/python bench/compose_estimate.py --summarize /tmp/est.jsonl
+    .venv/bin/python bench/compose_estimate.py --analyst --extra bench/analyst_curated.json
+
+``--analyst`` does the same for the analyst questions (``bench/analyst.py``'s databases and drafted
+sets, plus ``--extra``): for each question the runtime declines, the composed answer scored as the
+analyst README says; for each it answers, whether the plan of its template would have used every
+typed part of the question (a plan that leaves parts unused would decline it: "never confidently
+wrong").
 
 This is an estimate of the stage, not the runtime's figure: the runtime's own figures come from
 ``bench/spider.py`` once the stage is wired.
@@ -56,7 +63,9 @@ def _linked(entity: Any) -> LinkedValue | None:
     return LinkedValue(entity.text, (entity.start, entity.end), ColumnRef(table, column), link.value)
 
 
-def try_case(rt: Runtime, graph: SchemaGraph, question: str) -> dict[str, Any] | None:
+def try_case(
+    rt: Runtime, graph: SchemaGraph, question: str, dialect: str = "postgres"
+) -> dict[str, Any] | None:
     """The composed SQL of the best candidate for ``question``, or None (with no reason to try)."""
     entities, cands, _links = rt.understand(question)
     if not cands:
@@ -64,7 +73,7 @@ def try_case(rt: Runtime, graph: SchemaGraph, question: str) -> dict[str, Any] |
     best = cands[0]
     try:
         first = rt.plan_from(best, entities)
-        shape = TemplateShape.read(first.sql, first.params, "postgres", graph)
+        shape = TemplateShape.read(first.sql, first.params, dialect, graph)
     except (CtxtoolError, ValueError):
         return None
     values = []
@@ -86,7 +95,7 @@ def try_case(rt: Runtime, graph: SchemaGraph, question: str) -> dict[str, Any] |
         if at < 0 or not any(a <= at < b for a, b in spans):
             return None
     try:
-        out = compose(first.sql, first.params, "postgres", graph, done.edits)
+        out = compose(first.sql, first.params, dialect, graph, done.edits)
     except ComposeError:
         return None
     return {"sql": out.sql, "params": out.params, "evidence": best.evidence, "explanation": out.explanation}
@@ -99,7 +108,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", default="/tmp/ctxtool-spider")
     ap.add_argument("--out", help="write each tried case (JSON lines)")
     ap.add_argument("--summarize", metavar="OUT", help="print the figures of an --out file")
+    ap.add_argument("--analyst", action="store_true", help="the analyst questions instead of the kit")
+    ap.add_argument("--extra", help="with --analyst: curated extra templates (bench/analyst.py --extra)")
     args = ap.parse_args(argv)
+    if args.analyst:
+        return analyst_main(args)
     if args.summarize:
         summarize([json.loads(x) for x in Path(args.summarize).read_text().splitlines() if x])
         return 0
@@ -149,6 +162,78 @@ def main(argv: list[str] | None = None) -> int:
         Path(args.out).write_text("".join(json.dumps(r, default=str) + "\n" for r in out))
     summarize(out, rows)
     return 0
+
+
+def analyst_main(args: argparse.Namespace) -> int:
+    """The analyst questions: composition of the declined, the plan's verdict on the answered."""
+    from types import SimpleNamespace
+
+    from bench import analyst
+
+    data = analyst.public_data()
+    extra = analyst.read_extra(args.extra) if args.extra else {}
+    out = []
+    for src in analyst.SOURCES:
+        if not analyst.loaded(src):
+            analyst.load(src, data)
+        the_set, _report, _cached = analyst.drafted(src, data, Path("/tmp/ctxtool-analyst"))
+        dialect = "postgres" if src.engine == "postgres" else "mysql"
+        the_set, _added = analyst.with_extra(the_set, extra.get(src.name, []), dialect, src.dsn)
+        items = json.loads((data / "analyst" / f"{src.questions}_questions.json").read_text(encoding="utf-8"))
+        with connect(src.dsn, statement_timeout=20.0, row_cap=100_000) as conn:
+            graph = SchemaGraph.from_snapshot(conn.introspect())
+            rt = Runtime(the_set, connector=conn, dialect=conn.dialect, use_llm=False)
+            for item in items:
+                ans = rt.ask(item["question"], action="showsql")
+                row = {"id": item["id"], "db": src.name, "kind": item["kind"], "expected": item["expected"]}
+                before = analyst.score_answer(conn, item, src.sql_key, ans, None)["outcome"]
+                row["before"] = before
+                if ans.status == "answered" and ans.sql:
+                    row["plan_complete"] = _answer_complete(rt, graph, item["question"], ans, dialect)
+                    row["after"] = before if row["plan_complete"] else "declined"
+                elif item["expected"] == "answer":
+                    tried = try_case(rt, graph, item["question"], dialect)
+                    if tried is not None:
+                        fake = SimpleNamespace(
+                            status="answered",
+                            sql=tried["sql"],
+                            params=tried["params"],
+                            source="composed",
+                            confidence=tried["evidence"],
+                            explanation="",
+                        )
+                        row["after"] = analyst.score_answer(conn, item, src.sql_key, fake, None)["outcome"]
+                        row["sql"], row["evidence"] = tried["sql"], tried["evidence"]
+                    else:
+                        row["after"] = before
+                else:
+                    row["after"] = before
+                out.append(row)
+            rt.close()
+    if args.out:
+        Path(args.out).write_text("".join(json.dumps(r, default=str) + "\n" for r in out))
+    for db in [s.name for s in analyst.SOURCES] + ["all"]:
+        part = [r for r in out if db in ("all", r["db"])]
+        fig = {
+            k: {o: sum(r[k] == o for r in part) for o in ("right", "wrong", "declined")}
+            for k in ("before", "after")
+        }
+        print(f"{db}: before {fig['before']}  after {fig['after']}  ({len(part)} questions)")
+    return 0
+
+
+def _answer_complete(rt: Runtime, graph: SchemaGraph, question: str, ans: Any, dialect: str) -> bool:
+    """Whether the plan of an answer's own SQL uses every typed part of the question."""
+    try:
+        shape = TemplateShape.read(ans.sql, list(ans.params or []), dialect, graph)
+    except (CtxtoolError, ValueError):
+        return True  # a query composition cannot read is left to the runtime
+    own = read_mentions(ans.template.intent) if getattr(ans, "template", None) else None
+    done = plan(read_mentions(question), shape, graph, template_mentions=own)
+    _entities, cands, _links = rt.understand(question)
+    same = [c for c in cands if ans.template is not None and c.template.index == ans.template.index]
+    unexplained = same[0].unexplained if same else []
+    return not done.decisive(unexplained) and not done.mismatch
 
 
 def summarize(out: list[dict[str, Any]], rows: list[dict[str, Any]] | None = None) -> None:

@@ -21,7 +21,7 @@ confidently wrong")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -54,6 +54,7 @@ from ctxtool.mentions import (
     OrderMention,
     TimeMention,
 )
+from ctxtool.runtime.tokens import stem
 from ctxtool.runtime.words import DURATION_SECONDS
 
 Mention = TimeMention | NumberMention | MeasureMention | GroupingMention | OrderMention | LinkedValue
@@ -74,6 +75,7 @@ class TemplateShape:
     compared: frozenset[str] = frozenset()  # "table.column" (lower case) the WHERE compares
     order_key: str | None = None  # the first ORDER BY key's column name (lower case), if a column
     computed_where: bool = False  # the WHERE holds a subquery (its rows are chosen by a computation)
+    reads: frozenset[str] = frozenset()  # every column name the query reads, as written
 
     @classmethod
     def read(cls, sql: str, params: Sequence[Any], dialect: str, schema: SchemaGraph) -> TemplateShape:
@@ -110,6 +112,9 @@ class TemplateShape:
             _compared(q),
             _order_key(order),
             q.tree.args.get("where") is not None and q.tree.args["where"].find(exp.Select) is not None,
+            frozenset(
+                c.name.lower() for c in q.tree.find_all(exp.Column) if not c.name.startswith("__ctxp_")
+            ),
         )
 
 
@@ -148,6 +153,20 @@ class Plan:
     @property
     def complete(self) -> bool:
         return not self.unused and not self.mismatch
+
+    def decisive(self, unexplained: Collection[str]) -> list[tuple[Mention, str]]:
+        """The unused mentions that must stop an answer: every time, number and value (they carry
+        meaning whatever the score), and a grouping, order or measure only when a word of it is
+        among the ``unexplained`` words of the matcher (one the template's wording does not say)."""
+        left = {w.lower() for w in unexplained}
+        out = []
+        for m, why in self.unused:
+            words = {w.lower() for w in m.text.split()} | set(lemmas(m.text))
+            words |= {stem(w) for w in words}
+            always = isinstance(m, (TimeMention, NumberMention, LinkedValue))
+            if always or (isinstance(m, MeasureMention) and m.function == "share") or words & left:
+                out.append((m, why))
+        return out
 
     def decline(self, closest: str) -> str:
         """What a decline or ask-back says: the words the answer could not use and why, the closest
@@ -221,6 +240,8 @@ def _grouping(m: GroupingMention, shape: TemplateShape, schema: SchemaGraph) -> 
             )
         return Grouping(dates[0], m.grain, said=m.text)
     col = name_column(m.of, schema, shape.tables, dates=False)
+    if col is None and shape.groups and _key_read(m.of, shape):
+        return "covered"  # "each support rep" of a template grouped through support_rep_id
     if col is None:
         return f"'{m.text}': no column of the schema is named '{m.of}'"
     if col.column.lower() in shape.groups:
@@ -308,11 +329,46 @@ def _number(m: NumberMention, shape: TemplateShape, schema: SchemaGraph) -> Edit
     return Condition(col, m.comparison, m.value, said=m.text)
 
 
-def _mismatch(mentions: Mentions, shape: TemplateShape) -> list[str]:
-    """What the template computes that the question does not ask: groups nobody asked for."""
-    if shape.groups and not mentions.groupings and not mentions.orders:
-        return [f"the template answers per {', '.join(shape.groups)}; the question asks for no groups"]
-    return []
+def _mismatch(mentions: Mentions, shape: TemplateShape, own: Mentions | None) -> list[str]:
+    """What the template computes that the question does not ask: groups nobody asked for, a
+    measure where the question lists rows."""
+    out = []
+    asks_groups = mentions.groupings or mentions.orders
+    if shape.groups and not asks_groups:
+        out.append(f"the template answers per {', '.join(shape.groups)}; the question asks for no groups")
+    asks_measure = mentions.measures or (own is not None and own.measures and _plain_question(mentions.text))
+    if shape.measure and not shape.groups and not asks_measure and not asks_groups:
+        out.append(f"the template computes a {shape.measure}; the question asks for rows")
+    return out
+
+
+def _plain_question(text: str) -> bool:
+    """A question that does not begin by asking for a list ("List ...", "Show ...", "Which ...")."""
+    first = text.strip().split()[:1]
+    return not first or first[0].lower() not in ("list", "show", "which", "name", "give", "display", "find")
+
+
+def _key_read(words: str, shape: TemplateShape) -> bool:
+    """Whether ``words`` are the words of a key column the template reads ("support rep" of
+    ``support_rep_id``): the template groups the rows of what that key names."""
+    said = set(lemmas(words))
+    for name in shape.reads:
+        col = {w.lower() for w in lemmas(words_of(name))}
+        if col & {"id", "key", "code"} and said and col - {"id", "key", "code"} == said:
+            return True
+    return False
+
+
+def _said_by_template(m: Mention, own: Mentions | None) -> bool:
+    """Whether the template's own wording states the same mention (a grouping, an order or a measure
+    of the same words): the matcher already read those words as the template's."""
+    if own is None:
+        return False
+    if isinstance(m, GroupingMention):
+        return any(set(lemmas(g.of)) == set(lemmas(m.of)) for g in own.groupings)
+    if isinstance(m, MeasureMention):
+        return any(x.function == m.function and set(lemmas(x.of)) == set(lemmas(m.of)) for x in own.measures)
+    return False
 
 
 def plan(
@@ -361,10 +417,12 @@ def plan(
     decided += [(m, _order(m, shape, schema, own_orders)) for m in mentions.orders]
     decided += [(m, _measure(m, shape, schema)) for m in mentions.measures]
     decided += [(m, _number(m, shape, schema)) for m in mentions.numbers]
-    out.mismatch = _mismatch(mentions, shape)
+    out.mismatch = _mismatch(mentions, shape, template_mentions)
     for m, what in decided:
         if what is None:
             continue
+        if isinstance(what, str) and what != "covered" and _said_by_template(m, template_mentions):
+            what = "covered"
         if isinstance(what, str) and what != "covered":
             out.unused.append((m, what))
             continue

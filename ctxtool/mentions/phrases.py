@@ -63,6 +63,11 @@ def phrase_after(text: str, at: int, *, limit: int = 4, join_of: bool = False) -
             or w in _KEEP
         ):
             break
+        particle = re.match(
+            r"\s+(?:after|from|into|onto|up|out|over|on|to|at|with|for|in)\b", text[m.end() :]
+        )
+        if len(words) >= 2 and particle and w not in _NOUNS and "VERB" in getAllLemmas(w):
+            break  # "each support rep look after": a phrasal verb ends the noun phrase
         if words and (_verb(w) or (m.group()[0].isupper() and words[-1].group()[0].islower())):
             break  # "the revenue comes from", "orders use Speedy": the clause's verb or a name
         if w in _NOUNS and not re.match(r"\s+(?:of|number)\b", text[m.end() :]):
