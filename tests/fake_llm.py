@@ -21,6 +21,13 @@ so code that reads the environment, like ``ctxtool draft --llm``, finds it)::
         ...
         assert fake_llm.requests[0].body["messages"][0]["role"] == "user"
 
+Every request is first checked the way real servers check it (:func:`request_problems`: llama.cpp's
+server and ``llama-cpp-python``'s render each message into the model's chat template, OpenAI and vLLM
+validate the body): a request they would reject gets the error they send (400, or ``reject_status``)
+and the scripted reply stays queued, so a client that sends ``"content": null`` or an unanswered tool
+call fails its test as it would fail against a real server. ``FakeLLM(validate=False)`` turns this
+off for tests of the client's own handling of odd replies.
+
 For replies that depend on the request, script a function (``respond(fn)``) or set
 ``fake_llm.default = fn``; ``fn(request)`` gets a :class:`FakeRequest` and returns a reply (or a plain
 string, taken as the content). When nothing is scripted and there is no default, the server answers
@@ -217,6 +224,129 @@ def stream(
     return Reply(200, {"Content-Type": "text/event-stream"}, chunks=events)
 
 
+_ROLES = ("system", "developer", "user", "assistant", "tool")
+
+
+def _tool_call_problems(calls: Any, where: str) -> list[str]:
+    if not isinstance(calls, list) or not calls:
+        return [f"{where}.tool_calls must be a non-empty array"]
+    out = []
+    for j, call in enumerate(calls):
+        at = f"{where}.tool_calls[{j}]"
+        if not isinstance(call, dict):
+            out.append(f"{at} must be an object")
+            continue
+        if not isinstance(call.get("id"), str) or not call["id"]:
+            out.append(f"{at}.id must be a non-empty string")
+        if call.get("type") != "function":
+            out.append(f"{at}.type must be 'function'")
+        fn = call.get("function")
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str) or not fn["name"]:
+            out.append(f"{at}.function.name must be a non-empty string")
+        elif not isinstance(fn.get("arguments"), str):
+            out.append(f"{at}.function.arguments must be a string of JSON")
+        else:
+            try:
+                json.loads(fn["arguments"])
+            except ValueError:
+                out.append(f"{at}.function.arguments is not valid JSON")
+    return out
+
+
+def request_problems(body: Any) -> list[str]:
+    """Why a real OpenAI-compatible server would reject this chat-completions body (empty: none).
+
+    The rules are those every server enforces, so that a client passing them works everywhere:
+    ``messages`` a non-empty array; each role one of system/developer/user/assistant/tool; ``content``
+    a string (a user message may send content parts) -- an assistant message may leave it out only
+    when it calls tools, and never sends ``null`` (llama.cpp's templates concatenate it: HTTP 500,
+    "can only concatenate str (not NoneType)"); ``tool_calls`` of the wire shape, arguments a JSON
+    string; a ``tool`` message carries ``tool_call_id`` naming a call of the assistant message just
+    before it, and every call is answered before the next user or assistant message; the first
+    message that is not a system message is the user's, and the conversation ends with a user or
+    tool message (the model answers it); ``temperature`` in [0, 2], ``max_tokens`` a positive
+    integer, ``tools`` functions with a name and an object ``parameters``.
+    """
+    if not isinstance(body, dict):
+        return ["the body must be a JSON object"]
+    problems: list[str] = []
+    if not isinstance(body.get("model"), str) or not body["model"]:
+        problems.append("model must be a non-empty string")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return problems + ["messages must be a non-empty array"]
+    open_calls: set[str] = set()
+    seen_non_system = False
+    for i, m in enumerate(messages):
+        where = f"messages[{i}]"
+        if not isinstance(m, dict):
+            problems.append(f"{where} must be an object")
+            continue
+        role = m.get("role")
+        if role not in _ROLES:
+            problems.append(f"{where}.role {role!r} is not one of {', '.join(_ROLES)}")
+            continue
+        content = m.get("content", ...)
+        if content is None:
+            problems.append(
+                f"{where}.content is null: send a string (can only concatenate str, not NoneType)"
+            )
+        elif content is ... and not (role == "assistant" and m.get("tool_calls")):
+            problems.append(f"{where}.content is missing")
+        elif content is not ... and not isinstance(content, str):
+            if not (role == "user" and isinstance(content, list)):
+                problems.append(f"{where}.content must be a string")
+        if role != "tool" and open_calls:
+            problems.append(f"{where}: tool calls {sorted(open_calls)} have no tool message answering them")
+            open_calls = set()
+        if role in ("system", "developer"):
+            continue
+        if not seen_non_system and role != "user":
+            problems.append(
+                f"{where}: the first message after the system prompt must be the user's, not {role}"
+            )
+        seen_non_system = True
+        if role == "assistant" and "tool_calls" in m:
+            found = _tool_call_problems(m["tool_calls"], where)
+            problems.extend(found)
+            if not found:
+                open_calls = {c["id"] for c in m["tool_calls"]}
+        elif role == "tool":
+            call_id = m.get("tool_call_id")
+            if not isinstance(call_id, str) or not call_id:
+                problems.append(f"{where}: a tool message needs tool_call_id")
+            elif call_id not in open_calls:
+                problems.append(
+                    f"{where}.tool_call_id {call_id!r} answers no tool call of the message before it"
+                )
+            else:
+                open_calls.discard(call_id)
+    last = messages[-1]
+    if isinstance(last, dict) and last.get("role") not in ("user", "tool"):
+        problems.append(
+            f"the last message is {last.get('role')!r}: end with the user's message or a tool result"
+        )
+    if open_calls:
+        problems.append(f"tool calls {sorted(open_calls)} have no tool message answering them")
+    temperature = body.get("temperature")
+    if temperature is not None and (
+        isinstance(temperature, bool)
+        or not isinstance(temperature, (int, float))
+        or not 0 <= temperature <= 2
+    ):
+        problems.append(f"temperature {temperature!r} must be a number from 0 to 2")
+    max_tokens = body.get("max_tokens")
+    if max_tokens is not None and (
+        isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1
+    ):
+        problems.append(f"max_tokens {max_tokens!r} must be a positive integer")
+    for j, tool in enumerate(body.get("tools") or []):
+        fn = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(fn, dict) or not fn.get("name") or not isinstance(fn.get("parameters", {}), dict):
+            problems.append(f"tools[{j}] must be {{type: function, function: {{name, parameters}}}}")
+    return problems
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
@@ -236,6 +366,11 @@ class _Handler(BaseHTTPRequestHandler):
         fake.requests.append(request)
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(error(404, f"no route {self.path}"), request)
+            return
+        problems = request_problems(body) if fake.validate else []
+        if problems:
+            fake.rejected.append((request, problems))
+            self._send(error(fake.reject_status, "invalid request: " + "; ".join(problems)), request)
             return
         self._send(fake.next_reply(request), request)
 
@@ -281,7 +416,11 @@ class _Server(ThreadingHTTPServer):
 class FakeLLM:
     """The scripted server. ``script(*replies)`` queues replies; ``requests`` records what came in."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, validate: bool = True, reject_status: int = 400) -> None:
+        self.validate = validate
+        self.reject_status = reject_status
+        self.rejected: list[tuple[FakeRequest, list[str]]] = []  # what a real server would refuse
+        self.allow_rejected = False
         self.requests: list[FakeRequest] = []
         self.default: Callable[[FakeRequest], Any] | None = None
         self._replies: deque[Reply] = deque()
@@ -341,3 +480,8 @@ def fake_llm(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setenv("CTXTOOL_LLM_MODEL", FAKE_MODEL)
         monkeypatch.setenv("CTXTOOL_LLM_API_KEY", FAKE_KEY)
         yield server
+        # ctxtool turns some model failures into warnings: a request a real server refuses must
+        # still fail the test (set ``allow_rejected`` in a test that sends one on purpose)
+        assert server.allow_rejected or not server.rejected, (
+            "requests a real server would reject: " + " | ".join("; ".join(p) for _, p in server.rejected)
+        )

@@ -394,3 +394,63 @@ def test_stream_accumulation_does_not_depend_on_chunking(text, args, cuts):
     assert acc.content == text
     [call] = acc.ordered_tool_calls()
     assert call["name"] == "f" and json.loads(call["arguments"]) == args
+
+
+_CALL = {"id": "c1", "type": "function", "function": {"name": "run_sql", "arguments": '{"sql": "SELECT 1"}'}}
+
+
+@pytest.mark.parametrize(
+    "messages, needle",
+    [
+        (
+            [{"role": "user", "content": "q"}, {"role": "assistant", "content": None, "tool_calls": [_CALL]}],
+            "null",
+        ),
+        ([{"role": "user", "content": "q"}, {"role": "tool", "content": "r"}], "tool_call_id"),
+        (
+            [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": "c9", "content": "r"}],
+            "answers no",
+        ),
+        (
+            [
+                {"role": "user", "content": "q"},
+                {"role": "assistant", "content": "", "tool_calls": [_CALL]},
+                {"role": "user", "content": "next"},
+            ],
+            "no tool message answering",
+        ),
+        ([{"role": "assistant", "content": "hello"}, {"role": "user", "content": "q"}], "first message"),
+        ([{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}], "last message"),
+        ([{"role": "user"}], "content is missing"),
+        ([{"role": "user", "content": 3}], "must be a string"),
+        ([{"role": "robot", "content": "q"}], "role"),
+    ],
+)
+def test_the_fake_server_rejects_what_real_servers_reject(messages, needle):
+    """The scripted server validates requests like llama.cpp's server and OpenAI's: each of these
+    would fail against a real server, so it fails here too (and its reply stays queued)."""
+    from tests.fake_llm import FakeLLM, request_problems
+
+    assert any(needle in p for p in request_problems({"model": "m", "messages": messages}))
+    good = [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": "q"},
+        {"role": "assistant", "content": "", "tool_calls": [_CALL]},
+        {"role": "tool", "tool_call_id": "c1", "name": "run_sql", "content": "1 row"},
+        {"role": "assistant", "content": "one"},
+        {"role": "user", "content": "and?"},
+    ]
+    assert request_problems({"model": "m", "messages": good}) == []  # the control: a valid request
+    import urllib.error
+    import urllib.request
+
+    with FakeLLM() as fake:
+        fake.script(reply("ok"))
+        body = json.dumps({"model": "m", "messages": messages}).encode()
+        request = urllib.request.Request(fake.base_url + "/chat/completions", data=body, method="POST")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        assert refused.value.code == 400 and needle in refused.value.read().decode()
+        assert fake.pending == 1 and fake.rejected
+        client = ChatClient(fake.base_url, "fake-model", timeout=5, sleep=lambda s: None)
+        assert client.chat(good).content == "ok"

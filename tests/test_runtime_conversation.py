@@ -37,7 +37,7 @@ def test_history_keeps_system_tool_calls_and_results_in_order():
     ]
     out = history_for_model(history)
     assert [m["role"] for m in out] == ["system", "user", "assistant", "tool", "assistant"]
-    assert out[2]["tool_calls"][0]["id"] == "call_1" and out[2]["content"] is None
+    assert out[2]["tool_calls"][0]["id"] == "call_1" and out[2]["content"] == ""  # never null
     assert out[3] == {
         "role": "tool",
         "tool_call_id": "call_1",
@@ -57,7 +57,7 @@ def test_history_drops_orphan_results_and_unanswered_calls():
         {"role": "tool", "tool_call_id": "call_2", "name": "run_sql", "content": "r2"},
     ]
     out = history_for_model(history)
-    assert [m.get("content") for m in out] == ["q1", "a1", "q2", None, "r2"]
+    assert [m.get("content") for m in out] == ["q1", "a1", "q2", "", "r2"]
     # a cut through a turn never leaves a result without its call; the past events stay
     cut = history_for_model([{"role": "system", "content": "Past events:\nx"}, *history[4:]], limit=1)
     assert [m["role"] for m in cut] == []  # only the result would fit: it has no call, so nothing
@@ -140,6 +140,32 @@ def test_model_writing_sql_gets_past_events_and_tool_results(financial_dsn, tmp_
     assert (
         users[0] == "Which loans are running in debt in Pisek?" and users[-2] == "How many cards of type 5?"
     )
+    store.close()
+
+
+@pytest.mark.postgres
+def test_chat_in_a_named_conversation_whose_history_holds_sql_answers(financial_dsn, tmp_path, fake_llm):
+    """Five turns answered with SQL, then the chat action: the model gets every earlier run as a
+    tool call (content "", never null) and its result, which a real server accepts."""
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    cid = store.create_conversation().conversation_id
+    with Runtime(RUNTIME_SET, dsn=financial_dsn) as rt:
+        runner = ConversationRunner(rt, store=store)
+        for question in (
+            "How many accounts are there?",
+            "How many loans are there?",
+            "How many gold cards were issued?",
+            "How many clients are there?",
+            "What is the average loan amount?",
+        ):
+            assert runner.ask(question, conversation_id=cid).status == "answered"
+        fake_llm.script(reply("You asked about accounts, loans, cards, clients and loan amounts."))
+        ans = runner.ask("what did I ask so far?", "chat", conversation_id=cid)
+    assert ans.status == "answered" and ans.text.startswith("You asked")
+    (request,) = fake_llm.requests
+    calls = [m for m in request.messages if m.get("tool_calls")]
+    assert len(calls) == 5 and all(m["content"] == "" for m in calls)
+    assert [m["role"] for m in request.messages].count("tool") == 5
     store.close()
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ctxtool.cli._model_opts import MODEL_KEY, VECTOR_KEY, model_options, take, vector_options
 from ctxtool.errors import InputError
 
 
@@ -47,6 +48,7 @@ def runtime_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--no-llm", is_flag=True, help="Never call a language model, even when one is configured."
         ),
     ]
+    func = model_options(vector_options(func))
     for opt in reversed(options):
         func = opt(func)
     return func
@@ -68,6 +70,7 @@ def make_runtime(
     conversation: bool = False,
     connector: Any = None,
     contextset: Any = None,
+    **settings: Any,
 ):
     """The Runtime the options describe. ``connector`` (e.g. a pool) replaces opening ``dsn``;
     ``contextset`` (e.g. an already loaded published version) replaces loading the named set."""
@@ -77,6 +80,15 @@ def make_runtime(
         raise InputError("name the set with exactly one of --set NAME[@VERSION] or --context FILE")
     if need_dsn and not dsn:
         raise InputError("give the database with --dsn DSN (or $CTXTOOL_DSN)")
+    from ctxtool.conversations.vectors import VectorSettings
+    from ctxtool.llm.settings import effective, stderr_sink
+
+    model = take(settings, MODEL_KEY)
+    vectors = take(settings, VECTOR_KEY)
+    if settings:
+        raise TypeError(f"make_runtime: unknown options {', '.join(settings)}")
+    effective(model)  # a bad value in the environment or the flags fails here, before any work
+    VectorSettings().merged(vectors, source="vector flags")
     return Runtime(
         contextset if contextset is not None else context_file or set_ref,
         dsn=None if connector is not None else dsn,
@@ -89,4 +101,7 @@ def make_runtime(
         object_list=[o.strip() for o in object_list.split(",") if o.strip()] if object_list else None,
         use_llm=False if no_llm else None,
         conversation=conversation,
+        model_settings=model,
+        model_log=stderr_sink,
+        vector_settings=vectors,
     )

@@ -8,6 +8,8 @@ import os
 
 import click
 
+from ctxtool.cli._model_opts import VECTOR_KEY, take, vector_options
+
 _store_option = click.option(
     "--store",
     default=None,
@@ -32,6 +34,15 @@ _session_option = click.option(
     default=None,
     help="Session whose current conversation to use (default: $CTXTOOL_SESSION or 'cli').",
 )
+
+
+def _vector_settings(flags: dict) -> dict:
+    """The --vector-* flags given, checked (a bad combination fails before anything is stored)."""
+    from ctxtool.conversations.vectors import VectorSettings
+
+    own = take(flags, VECTOR_KEY)
+    VectorSettings().merged(own, source="vector flags")
+    return own
 
 
 def session_key_default(value: str | None) -> str:
@@ -64,16 +75,21 @@ def command() -> None:
 @_session_option
 @_store_option
 @_format_option
+@vector_options
 def create_cmd(
-    title, description, retention_days, conversation_length, use_it, session_key, store, fmt
+    title, description, retention_days, conversation_length, use_it, session_key, store, fmt, **vectors
 ) -> None:
-    """Create a conversation and print its id."""
+    """Create a conversation and print its id. The --vector-* flags are stored with it: its chat
+    vectorization uses them whatever the command that asks in it."""
+    own = _vector_settings(vectors)
     with _open(store) as st:
         conv = st.create_conversation(title, description, retention_days, conversation_length)
+        if own:
+            st.set_settings(conv.conversation_id, {"vectors": own})
         if use_it:
             st.set_current(session_key_default(session_key), conv.conversation_id)
     if fmt == "json":
-        _echo_json(conv.to_dict())
+        _echo_json({**conv.to_dict(), "settings": {"vectors": own} if own else {}})
     else:
         click.echo(conv.conversation_id)
 
@@ -114,10 +130,13 @@ def show_cmd(conversation_id, session_key, store, fmt) -> None:
             )
         conv = st.get_conversation(conversation_id)
         prompts = st.prompts_view(conversation_id)
+        settings = st.get_settings(conversation_id)
     if fmt == "json":
-        _echo_json({"conversation": conv.to_dict(), "prompts": prompts})
+        _echo_json({"conversation": conv.to_dict(), "settings": settings, "prompts": prompts})
         return
     click.echo(f"{conv.conversation_id}  {conv.title}")
+    if settings.get("vectors"):
+        click.echo("  vectors: " + ", ".join(f"{k}={v!r}" for k, v in sorted(settings["vectors"].items())))
     if conv.description:
         click.echo(f"  {conv.description}")
     expires = conv.expires.isoformat() if conv.expires else "never"
@@ -139,10 +158,23 @@ def show_cmd(conversation_id, session_key, store, fmt) -> None:
 @click.option("--description", default=None)
 @click.option("--retention-days", type=int, default=None)
 @_length_option
+@click.option("--reset-vectors", is_flag=True, help="Forget the conversation's own vector settings first.")
 @_store_option
 @_format_option
-def update_cmd(conversation_id, title, description, retention_days, conversation_length, store, fmt) -> None:
-    """Change a conversation's title, description, retention or length."""
+@vector_options
+def update_cmd(
+    conversation_id,
+    title,
+    description,
+    retention_days,
+    conversation_length,
+    reset_vectors,
+    store,
+    fmt,
+    **vectors,
+) -> None:
+    """Change a conversation's title, description, retention, length or its own --vector-* settings."""
+    own = _vector_settings(vectors)
     with _open(store) as st:
         conv = st.update_conversation(
             conversation_id,
@@ -151,8 +183,17 @@ def update_cmd(conversation_id, title, description, retention_days, conversation
             retention_days=retention_days,
             conversation_length=conversation_length,
         )
+        settings = st.get_settings(conversation_id)
+        if own or reset_vectors:
+            merged = {**({} if reset_vectors else settings.get("vectors") or {}), **own}
+            settings = (
+                {**settings, "vectors": merged}
+                if merged
+                else {k: v for k, v in settings.items() if k != "vectors"}
+            )
+            st.set_settings(conversation_id, settings)
     if fmt == "json":
-        _echo_json(conv.to_dict())
+        _echo_json({**conv.to_dict(), "settings": settings})
     else:
         click.echo(f"updated {conv.conversation_id}")
 

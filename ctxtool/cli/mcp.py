@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ctxtool.cli._model_opts import MODEL_KEY, model_options, take
 from ctxtool.errors import InputError
 
 
@@ -28,6 +29,7 @@ def _host_port(value: str) -> tuple[str, int]:
               help="Serve streamable HTTP on HOST:PORT instead of stdio (loopback when HOST is empty).")  # fmt: skip
 @click.option("--token", envvar="CTXTOOL_SERVE_TOKEN", default=None,
               help="With --http: require 'Authorization: Bearer TOKEN' ($CTXTOOL_SERVE_TOKEN; required).")  # fmt: skip
+@model_options
 def command(
     dsn: str | None,
     context_file: str | None,
@@ -36,6 +38,7 @@ def command(
     conversation_store: str | None,
     http: str | None,
     token: str | None,
+    **model_flags: object,
 ) -> None:
     """Serve MCP tools for agents: introspect, draft_templates, draft_facets, draft_values,
     parameterize, validate, test_values, mutate_set, eval, ask, query_data, list_templates,
@@ -59,20 +62,21 @@ def command(
     if context_file and set_ref:
         raise InputError("give at most one of --context FILE and --set NAME")
     secrets = [parse(dsn).password or ""] if dsn else []
-    defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets)
+    model = take(model_flags, MODEL_KEY)
+    defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets, model=model)
     runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
     tools = registry()
-    warm_up()
     try:
         if http:
             from ctxtool.mcp.http import asgi_app, serve_http
 
             host, port = _host_port(http)
+            warm_up()
             serve_http(asgi_app(token=token or "", defaults=defaults, tools=tools, host=host), host, port)
         else:
             from ctxtool.mcp.stdio import serve_stdio
 
-            serve_stdio(tools, defaults)
+            serve_stdio(tools, defaults, after_initialize=warm_up)  # imports once initialize is answered
     finally:
         runtime_tools.SERVICES.close()
         CONNECTIONS.forget()

@@ -2,7 +2,9 @@
 
 Each stored turn becomes: the user's prompt; when SQL ran, an assistant message calling the
 ``run_sql`` tool and the ``tool`` message with its result (``tool_call_id`` and ``name`` set, as the
-OpenAI-compatible protocol requires); then the assistant's answer.
+OpenAI-compatible protocol requires); then the assistant's answer. Every ``content`` is a string:
+the tool-calling message sends ``""``, never ``null``, which llama.cpp's chat templates cannot
+render (the server answers HTTP 500).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ def turn_to_messages(turn: Turn, index: int = 0) -> list[dict[str, Any]]:
         messages.append(
             {
                 "role": "assistant",
-                "content": None,
+                "content": "",
                 "tool_calls": [
                     {
                         "id": call_id,

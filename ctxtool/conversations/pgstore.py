@@ -57,6 +57,10 @@ PG_MIGRATIONS: list[list[str]] = [
         "CREATE INDEX message_vectors_prompt ON message_vectors (prompt_id)",
         "INSERT INTO store_meta (key, value) VALUES ('vector_type', '{vector_type}')",
     ],
+    [
+        "CREATE TABLE conversation_settings (conversation_id text PRIMARY KEY "
+        "REFERENCES conversations (conversation_id) ON DELETE CASCADE, settings text NOT NULL)",
+    ],
 ]
 
 _QMARK = re.compile(r"\?")

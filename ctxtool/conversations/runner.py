@@ -122,7 +122,7 @@ class ConversationRunner:
         self.session_conversation = session_conversation
         self.memory = memory if memory is not None else SessionMemory()
         self.session_key = session_key
-        self.vectors = vectors if vectors is not None else VectorSettings()
+        self._vectors = vectors
         self._embedder = embedder
         self.client_identifier = client_identifier
         self.client_ip = client_ip  # a server passes the remote address; local use records none
@@ -131,6 +131,32 @@ class ConversationRunner:
         self._schema: Schema | None = None
 
     # -- the pieces -----------------------------------------------------------------------------
+    @property
+    def vectors(self) -> VectorSettings:
+        """The chat-vectorization settings of this runner: the ones given, else the profile's
+        (``Runtime(vector_settings=...)``: the CLI's and ``serve``'s flags) over the defaults."""
+        if self._vectors is not None:
+            return self._vectors
+        return VectorSettings().merged(getattr(self.runtime, "vector_settings", None), source="vector flags")
+
+    @vectors.setter
+    def vectors(self, value: VectorSettings) -> None:
+        self._vectors = value
+
+    def vector_settings(self, conversation_id: str | None) -> VectorSettings:
+        """The settings in force for a conversation: its own stored settings win over the runner's."""
+        base = self.vectors
+        if not conversation_id or self.store is None:
+            return base
+        own = self.store.get_settings(conversation_id).get("vectors")
+        return base.merged(own, source=f"conversation {conversation_id}") if own else base
+
+    def summarizer(self, settings: VectorSettings) -> Any:
+        """The vector summarizer the settings ask for (None when they summarize nothing)."""
+        from ctxtool.conversations.vsummary import summarizer
+
+        return summarizer(getattr(self.runtime, "llm", None), settings)
+
     @property
     def embedder(self) -> Any:
         if self._embedder is None:
@@ -378,30 +404,41 @@ class ConversationRunner:
     ) -> list[dict[str, Any]]:
         """The history as chat messages, with relevant older messages inserted as past events."""
         messages = history_messages(turns)
-        if not conversation_id or self.store is None or not self.vectors.enabled:
+        if not conversation_id or self.store is None:
+            return messages
+        settings = self.vector_settings(conversation_id)
+        if not settings.enabled:
             return messages
         if getattr(self.runtime, "llm", None) is None:
             return messages  # nobody reads the past events without a model
-        recent = self.store.recent_prompts(conversation_id, max(self.vectors.retain, 3))
+        recent = self.store.recent_prompts(conversation_id, max(settings.retain, 3))
         try:
-            hits = retrieve(self.store, conversation_id, recent, question, self.embedder, self.vectors)
+            hits = retrieve(
+                self.store,
+                conversation_id,
+                recent,
+                question,
+                self.embedder,
+                settings,
+                self.summarizer(settings),
+            )
         except CtxtoolError:
             return messages
         from ctxtool.conversations.vectors import estimate_tokens
 
         used = sum(estimate_tokens(str(m.get("content") or "")) for m in messages) + estimate_tokens(question)
-        fitted = fit_hits(hits, used, self.vectors)
+        fitted = fit_hits(hits, used, settings)
         if not fitted:
             return messages
         # "position" tells the runtime where its own system prompt goes (never sent to the model)
         block = {
             "role": "system",
-            "content": render_past_events(fitted, self.vectors),
-            "position": self.vectors.position,
+            "content": render_past_events(fitted, settings),
+            "position": settings.position,
         }
-        if self.vectors.position in ("after_main", "before_main"):
+        if settings.position in ("after_main", "before_main"):
             return [block, *messages]
-        at = max(0, len(messages) + 1 - self.vectors.depth)  # +1: the question comes after the history
+        at = max(0, len(messages) + 1 - settings.depth)  # +1: the question comes after the history
         return [*messages[:at], block, *messages[at:]]
 
     def _followup(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
@@ -561,9 +598,12 @@ class ConversationRunner:
             return turn
         assert self.store is not None and conversation_id is not None
         stored = self.store.add_prompt(conversation_id, turn)
-        if self.vectors.enabled:
+        settings = self.vector_settings(conversation_id)
+        if settings.enabled:
             try:
-                vectorize_turn(self.store, conversation_id, stored, self.embedder, self.vectors)
+                vectorize_turn(
+                    self.store, conversation_id, stored, self.embedder, settings, self.summarizer(settings)
+                )
             except CtxtoolError as exc:
                 ans.warnings.append(f"chat vectorization skipped: {exc}")
         return stored

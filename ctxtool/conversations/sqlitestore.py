@@ -66,6 +66,11 @@ SQLITE_MIGRATIONS: list[list[str]] = [
         "CREATE INDEX message_vectors_conversation ON message_vectors (conversation_id, embedder)",
         "CREATE INDEX message_vectors_prompt ON message_vectors (prompt_id)",
     ],
+    # 3: a conversation's own settings (chat vectorization), JSON
+    [
+        "CREATE TABLE conversation_settings (conversation_id TEXT PRIMARY KEY "
+        "REFERENCES conversations (conversation_id) ON DELETE CASCADE, settings TEXT NOT NULL)",
+    ],
 ]
 
 

@@ -283,8 +283,28 @@ class ConversationStore(ABC):
             self._delete_conversations(tx, [conversation_id])
         return True
 
+    def get_settings(self, conversation_id: str) -> dict[str, Any]:
+        """A conversation's own settings (``{"vectors": {...}}``; empty when it has none)."""
+        rows = self._read(
+            "SELECT settings FROM conversation_settings WHERE conversation_id = ?", (conversation_id,)
+        )
+        value = json.loads(rows[0][0]) if rows else {}
+        return value if isinstance(value, dict) else {}
+
+    def set_settings(self, conversation_id: str, settings: dict[str, Any]) -> None:
+        """Replace a conversation's own settings (an empty dict removes them)."""
+        self.get_conversation(conversation_id, count=False)
+        with self._write() as tx:
+            tx.execute("DELETE FROM conversation_settings WHERE conversation_id = ?", (conversation_id,))
+            if settings:
+                tx.execute(
+                    "INSERT INTO conversation_settings (conversation_id, settings) VALUES (?, ?)",
+                    (conversation_id, json.dumps(settings, sort_keys=True)),
+                )
+
     def _delete_conversations(self, tx: Any, ids: Sequence[str]) -> None:
         for cid in ids:
+            tx.execute("DELETE FROM conversation_settings WHERE conversation_id = ?", (cid,))
             tx.execute("DELETE FROM message_vectors WHERE conversation_id = ?", (cid,))
             tx.execute("DELETE FROM prompts WHERE conversation_id = ?", (cid,))
             tx.execute("DELETE FROM current_conversation WHERE conversation_id = ?", (cid,))

@@ -15,7 +15,7 @@ This changes the prompt prefix between calls: it defeats provider-side prompt ca
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,32 @@ from ctxtool.embeddings import Embedder
 from ctxtool.errors import InputError
 
 POSITIONS = ("after_main", "before_main", "in_chat")
+DEFAULT_SUMMARY_PROMPT = (
+    "Summarize the message below in one or two sentences for a search index: keep the names, values, "
+    "tables and measures it mentions; no preamble."
+)
+
+# every setting a user may set (the CLI flags, `serve`, a conversation's stored settings): its type
+# and what it does -- the seed's Chat Vectorization options
+SETTINGS: dict[str, tuple[type, str]] = {
+    "enabled": (bool, "Insert relevant past messages into the model's prompt (default on)."),
+    "chunk_size": (int, "Characters per stored chunk (default 400)."),
+    "chunk_boundary": (str, "An extra chunk boundary, e.g. ---- (default: paragraph, line, space)."),
+    "query_messages": (int, "Most recent messages that form the search (default 2)."),
+    "score_threshold": (float, "Least relevance (cosine, 0..1) of an inserted message (default 0.25)."),
+    "insert": (int, "Past messages inserted (Insert#, default 3)."),
+    "retain": (int, "Most recent messages never inserted (Retain#, default 5)."),
+    "position": (str, "after_main (default), before_main or in_chat (at depth)."),
+    "depth": (int, "With position in_chat: messages from the end (default 2)."),
+    "template": (
+        str,
+        "The injection template; {{text}} is the messages (default 'Past events:\\n{{text}}').",
+    ),
+    "summarize": (bool, "Summarize each message with the model before vectorizing it (originals inserted)."),
+    "summarize_query": (bool, "Summarize the query messages with the model when sending."),
+    "summary_prompt": (str, "The instruction the summarization request sends."),
+    "summary_model": (str, "Model that summarizes (same endpoint; default: the main model)."),
+}
 
 
 @dataclass
@@ -43,6 +69,36 @@ class VectorSettings:
     token_budget: int = 4000  # the whole prompt; inserted text only uses what recent turns leave
     insert_budget: int = 600  # at most this many tokens of inserted past events
     sender_names: dict[str, str] = field(default_factory=lambda: {"user": "User", "assistant": "Assistant"})
+    summarize: bool = False  # summarize messages before vectorizing them (the original is inserted)
+    summarize_query: bool = False  # summarize the query messages when sending
+    summary_prompt: str = DEFAULT_SUMMARY_PROMPT
+    summary_model: str | None = None  # None: the main model
+
+    def merged(self, overrides: dict[str, Any] | None, *, source: str = "vector settings") -> VectorSettings:
+        """These settings with ``overrides`` (a setting's name -> value; None values skipped)."""
+        import dataclasses
+
+        values: dict[str, Any] = {}
+        for name, value in (overrides or {}).items():
+            if name not in SETTINGS:
+                raise InputError(
+                    f"{source}: unknown vector setting {name!r}; the settings are {', '.join(SETTINGS)}"
+                )
+            if value is None:
+                continue
+            kind = SETTINGS[name][0]
+            if kind is bool and not isinstance(value, bool):
+                raise InputError(f"{source}: {name} {value!r} is not true or false")
+            try:
+                values[name] = kind(value)
+            except (TypeError, ValueError):
+                raise InputError(f"{source}: {name} {value!r} is not a {kind.__name__}") from None
+        return dataclasses.replace(self, **values) if values else self
+
+    def stored(self) -> dict[str, Any]:
+        """The user-settable values that differ from the defaults (what a conversation stores)."""
+        default = VectorSettings()
+        return {n: getattr(self, n) for n in SETTINGS if getattr(self, n) != getattr(default, n)}
 
     def __post_init__(self) -> None:
         if self.position not in POSITIONS:
@@ -83,14 +139,37 @@ def turn_messages(turns: Sequence[Turn]) -> list[Message]:
     return out
 
 
+Summarizer = Callable[[str], str]  # a message -> its summary (one model request)
+
+
+def vector_space(embedder: Embedder, settings: VectorSettings) -> str:
+    """The name vectors are stored under: summaries are searched apart from raw messages."""
+    return embedder.name + ("+summary" if settings.summarize else "")
+
+
 def vectorize_turn(
-    store: ConversationStore, conversation_id: str, turn: Turn, embedder: Embedder, settings: VectorSettings
+    store: ConversationStore,
+    conversation_id: str,
+    turn: Turn,
+    embedder: Embedder,
+    settings: VectorSettings,
+    summarizer: Summarizer | None = None,
 ) -> int:
-    """Chunk, embed and store the prompt and the response of one stored turn; returns the chunk count."""
+    """Chunk, embed and store the prompt and the response of one stored turn; returns the chunk count.
+
+    With ``settings.summarize`` each message is first summarized by ``summarizer`` and the summary is
+    what is chunked, embedded and stored (the message itself stays in the conversation and is what a
+    match inserts)."""
     if turn.prompt_id is None:
         raise ValueError("vectorize_turn needs a stored turn (with prompt_id)")
+    if settings.summarize and summarizer is None:
+        raise InputError(
+            "vector summarization needs a language model (CTXTOOL_LLM_BASE_URL, CTXTOOL_LLM_MODEL)"
+        )
     pieces: list[tuple[str, int, str]] = []
     for role, text in (("user", turn.prompt), ("assistant", turn.response_text)):
+        if settings.summarize and text and summarizer is not None:
+            text = summarizer(text)
         for i, chunk in enumerate(chunk_text(text or "", settings.chunk_size, settings.chunk_boundary)):
             pieces.append((role, i, chunk))
     if not pieces:
@@ -101,20 +180,25 @@ def vectorize_turn(
         for (role, i, chunk), vec in zip(pieces, vectors, strict=False)
     ]
     total = 0
+    space = vector_space(embedder, settings)
     for role in ("user", "assistant"):
-        total += store.add_vectors(conversation_id, embedder.name, [r for r in rows if r.role == role])
+        total += store.add_vectors(conversation_id, space, [r for r in rows if r.role == role])
     return total
 
 
 def vectorize_all(
-    store: ConversationStore, conversation_id: str, embedder: Embedder, settings: VectorSettings | None = None
+    store: ConversationStore,
+    conversation_id: str,
+    embedder: Embedder,
+    settings: VectorSettings | None = None,
+    summarizer: Summarizer | None = None,
 ) -> int:
     """Vectorize every prompt of the conversation that has no vectors for this embedder yet."""
     settings = settings or VectorSettings()
     store.get_conversation(conversation_id)
     return sum(
-        vectorize_turn(store, conversation_id, t, embedder, settings)
-        for t in store.prompts_missing_vectors(conversation_id, embedder.name)
+        vectorize_turn(store, conversation_id, t, embedder, settings, summarizer)
+        for t in store.prompts_missing_vectors(conversation_id, vector_space(embedder, settings))
     )
 
 
@@ -125,30 +209,51 @@ def retrieve(
     question: str,
     embedder: Embedder,
     settings: VectorSettings,
+    summarizer: Summarizer | None = None,
 ) -> list[VectorHit]:
     """Chunks of older messages relevant to the newest messages (best first, threshold applied).
 
     ``all_turns_recent`` are the most recent stored turns (oldest first); the new ``question`` is the
     newest message. The ``retain`` most recent messages, the question included, are never returned.
+    With ``summarize_query`` the query messages are summarized first; with ``summarize`` the stored
+    summaries are searched and each hit carries its original message's text.
     """
     if not settings.enabled:
         return []
+    if (settings.summarize or settings.summarize_query) and summarizer is None:
+        raise InputError(
+            "vector summarization needs a language model (CTXTOOL_LLM_BASE_URL, CTXTOOL_LLM_MODEL)"
+        )
     messages = turn_messages(all_turns_recent) + [Message(None, "user", question)]
     query_text = "\n".join(m.text for m in messages[-settings.query_messages :])
+    if settings.summarize_query and summarizer is not None:
+        query_text = summarizer(query_text)
     retained = (
         {m.prompt_id for m in messages[-settings.retain :] if m.prompt_id is not None}
         if settings.retain
         else set()
     )
     (query,) = embedder.embed([query_text])
-    return store.search_vectors(
+    hits = store.search_vectors(
         conversation_id,
-        embedder.name,
+        vector_space(embedder, settings),
         query,
         exclude_prompt_ids=sorted(retained),
         threshold=settings.score_threshold,
         limit=settings.insert,
     )
+    if settings.summarize:  # the summary matched: the original message goes into the prompt
+        originals: dict[int, Turn] = {}
+        for hit in hits:
+            if hit.prompt_id not in originals:
+                originals[hit.prompt_id] = store.get_prompt(hit.prompt_id)
+            turn = originals[hit.prompt_id]
+            hit.text = turn.prompt if hit.role == "user" else turn.response_text
+        unique: dict[tuple[int, str], VectorHit] = {}
+        for hit in hits:  # one insertion per message, at its best chunk's score
+            unique.setdefault((hit.prompt_id, hit.role), hit)
+        hits = list(unique.values())
+    return hits
 
 
 def render_past_events(hits: Sequence[VectorHit], settings: VectorSettings) -> str:

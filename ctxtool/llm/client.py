@@ -96,8 +96,9 @@ class ChatResponse:
     tool_choice_ignored: bool = False  # the server did not honour a forced or "none" tool_choice
 
     def message(self) -> dict[str, Any]:
-        """This reply as an assistant message to append to the chat history."""
-        msg: dict[str, Any] = {"role": "assistant", "content": self.content}
+        """This reply as an assistant message to append to the chat history (content always a
+        string: llama.cpp's chat templates fail on ``null``)."""
+        msg: dict[str, Any] = {"role": "assistant", "content": self.content or ""}
         if self.tool_calls:
             msg["tool_calls"] = [c.to_message_part() for c in self.tool_calls]
         return msg
@@ -710,10 +711,13 @@ def _check_message(message: Mapping[str, Any], index: int) -> dict[str, Any]:
     if role == "tool" and not message.get("tool_call_id"):
         raise LLMError(f"message {index}: a tool result needs tool_call_id", exit_code=EXIT_USAGE)
     out = dict(message)
-    if "content" not in out:
-        out["content"] = None if role == "assistant" else ""
-    elif out["content"] is not None and not isinstance(out["content"], (str, list)):
-        out["content"] = json.dumps(out["content"], default=str)
+    content = out.get("content")
+    if content is None:
+        # a string for every role: an assistant message that only calls tools gets "" (OpenAI takes
+        # null, but llama.cpp's and llama-cpp-python's chat templates concatenate it: HTTP 500)
+        out["content"] = ""
+    elif not isinstance(content, (str, list)):
+        out["content"] = json.dumps(content, default=str)
     return out
 
 
@@ -754,7 +758,8 @@ def _tool_call(tc: Mapping[str, Any], index: int) -> ToolCall:
     else:
         raw_text = raw or ""
         try:
-            args = json.loads(raw_text) if raw_text.strip() else {}
+            # strict=False: llama.cpp's grammar lets raw newlines into a string (real SmolLM2 output)
+            args = json.loads(raw_text, strict=False) if raw_text.strip() else {}
         except ValueError as exc:
             args, error = {}, f"arguments are not valid JSON: {exc.msg}"
         if not isinstance(args, dict) and error is None:

@@ -80,6 +80,7 @@ def _draft(
             )
     items = result.items()
     out: dict[str, Any] = {"report": result.report(), "executed": not snapshot}
+    written = merge or output
     if merge:
         added, skipped = merge_file(merge, kind, items, result.dialect)
         out.update(written=merge, added=added, skipped=skipped + result.already)
@@ -88,7 +89,33 @@ def _draft(
 
         dump_json(output, result.to_set())
         out.update(written=output, added=len(items))
-    out[kind] = items
+    out["review"] = review_list(kind, items, [d.origin for d in result.kept], written)
+    out[kind] = items  # dropped from the result first when it is too long (the file has them)
+    return out
+
+
+def review_list(
+    kind: str, items: list[dict[str, Any]], families: list[str], path: str | None
+) -> list[dict[str, Any]]:
+    """What the agent shows the user: each draft's index in the written set (what mutate_set takes),
+    its question (or a facet's intent) and its family (how it was drafted: schema:count, workload...)."""
+    from ctxtool.mcp.mutate import NAME_FIELD
+
+    name = NAME_FIELD[kind]
+    where: dict[str, int] = {}
+    if path:
+        from ctxtool.contextset import normalize_legacy
+        from ctxtool.jsondoc import load_json
+
+        data, _ = normalize_legacy(load_json(path).data)
+        for i, item in enumerate(data.get(kind) or []):
+            if isinstance(item, dict):
+                where.setdefault(" ".join(str(item.get(name, "")).split()).lower(), i)
+    out = []
+    for i, (item, family) in enumerate(zip(items, families, strict=False)):
+        text = str(item.get(name, ""))
+        index = where.get(" ".join(text.split()).lower(), None if path else i)
+        out.append({"index": index, "question" if kind == "templates" else "intent": text, "family": family})
     return out
 
 
@@ -228,6 +255,8 @@ TOOLS = [
         ),
         introspect,
         read_only=False,
+        bulky=("snapshot",),
+        writes=("output",),
     ),
     Tool(
         "draft_templates",
@@ -235,7 +264,9 @@ TOOLS = [
         "lookups by name, joins along foreign keys, and (with workload) the queries people actually "
         "run. Every draft is parameterized and validated, and executed read-only when drafting from a "
         "dsn; failing drafts are dropped and listed in report.dropped. Show the drafts to the user "
-        "before keeping them. Returns report and the kept templates (and where they were written).",
+        "before keeping them: the result's review list (index in the set, question, family) is what to show. "
+        "Returns report, review and the kept templates with their SQL (left out when the result would be "
+        "too long: then they are in the written set and in the file full_result names).",
         schema(
             {
                 **_DRAFT_SOURCE,
@@ -248,6 +279,8 @@ TOOLS = [
         ),
         draft_templates,
         read_only=False,
+        bulky=("templates", "report.left_out", "report.dropped", "report.skipped_columns"),
+        writes=("output", "merge"),
     ),
     Tool(
         "draft_facets",
@@ -257,6 +290,8 @@ TOOLS = [
         schema(_DRAFT_SOURCE),
         draft_facets,
         read_only=False,
+        bulky=("facets", "report.left_out", "report.dropped", "report.skipped_columns"),
+        writes=("output", "merge"),
     ),
     Tool(
         "draft_values",
@@ -294,5 +329,7 @@ TOOLS = [
         ),
         draft_values,
         read_only=False,
+        bulky=("value_searches",),
+        writes=("output", "merge"),
     ),
 ]

@@ -15,7 +15,7 @@ import os
 import re
 from typing import Any
 
-from ctxtool.mcp.tools import DIALECT, SET_PATH, Defaults, Tool, ToolError, schema
+from ctxtool.mcp.tools import DIALECT, DSN, SET_PATH, SNAPSHOT, Defaults, Tool, ToolError, schema
 
 KINDS = ("templates", "facets", "value_searches")
 NAME_FIELD = {"templates": "nl_query", "facets": "intent", "value_searches": "concept_type"}
@@ -47,10 +47,15 @@ def _find(items: list[Any], kind: str, op: dict[str, Any], n: int) -> int:
     return found[0]
 
 
-def _apply(data: dict[str, Any], operations: list[dict[str, Any]]) -> list[tuple[str, int]]:
+def _apply(
+    data: dict[str, Any], operations: list[dict[str, Any]], deleted: list[dict[str, Any]] | None = None
+) -> list[tuple[str, int]]:
     """Apply ``operations`` to ``data`` (current spelling); returns (kind, index) of items added or
-    updated, indices as they are after every operation."""
+    updated, indices as they are after every operation. Deleted items are appended to ``deleted``
+    (kind, index at the time of the delete, name)."""
     changed: list[tuple[str, int]] = []
+    if deleted is None:
+        deleted = []
     for n, op in enumerate(operations):
         kind, action = op["kind"], op["op"]
         items = data.setdefault(kind, [])
@@ -68,6 +73,9 @@ def _apply(data: dict[str, Any], operations: list[dict[str, Any]]) -> list[tuple
             continue
         i = _find(items, kind, op, n)
         if action == "delete":
+            gone = items[i]
+            name = gone.get(NAME_FIELD[kind]) if isinstance(gone, dict) else None
+            deleted.append({"op": "delete", "kind": kind, "index": i, NAME_FIELD[kind]: name})
             del items[i]
             changed = [(k, j - 1 if k == kind and j > i else j) for k, j in changed if (k, j) != (kind, i)]
             continue
@@ -90,20 +98,43 @@ def _apply(data: dict[str, Any], operations: list[dict[str, Any]]) -> list[tuple
     return changed
 
 
+def set_dialect(data: dict[str, Any]) -> str | None:
+    """The dialect a set's own SQL is written in, when it shows: ``$1`` placeholders are PostgreSQL's,
+    backtick quoting MySQL's, ``@p`` parameters Spanner's."""
+    texts = []
+    for kind in ("templates", "facets"):
+        for item in data.get(kind) or []:
+            if isinstance(item, dict):
+                par = item.get("parameterized") or {}
+                texts += [str(item.get("sql") or item.get("sql_snippet") or "")]
+                texts += [str(v) for v in par.values()] if isinstance(par, dict) else []
+    text = "\n".join(texts)
+    if re.search(r"\$\d", text):
+        return "postgres"
+    if "`" in text:
+        return "mysql"
+    if re.search(r"@\w", text):
+        return "spanner"
+    return None
+
+
 def mutate_set(
     *,
     defaults: Defaults,
     path: str,
     operations: list[dict[str, Any]],
-    dialect: str = "postgres",
+    dialect: str | None = None,
+    snapshot: str | None = None,
+    dsn: str | None = None,
     parameterize: bool = True,
     dry_run: bool = False,
 ) -> dict[str, Any]:
+    import contextlib
+
+    from ctxtool import snapshot as snapshots
     from ctxtool.contextset import normalize_legacy
-    from ctxtool.draft.merge import _indent, _legacy
-    from ctxtool.jsondoc import load_json, pointer, write_text_atomic
-    from ctxtool.mcp.checks import findings_payload
-    from ctxtool.validate import validate_text
+    from ctxtool.jsondoc import load_json
+    from ctxtool.mcp.connections import CONNECTIONS
 
     creating = not os.path.exists(path)
     if creating:
@@ -115,7 +146,52 @@ def mutate_set(
             raise ToolError(f"{path}:1:1: a context set is a JSON object; cannot change its items")
     legacy = "fragments" in raw and "facets" not in raw
     data, _ = normalize_legacy(copy.deepcopy(raw))
-    changed = _apply(data, operations)
+    snap = snapshots.load(snapshot) if snapshot else None
+    dsn = None if snap is not None else dsn or defaults.dsn  # checked against one of them
+    stack = contextlib.ExitStack()
+    connector = stack.enter_context(CONNECTIONS.session(dsn)) if dsn else None
+    with stack:
+        dialect, dialect_from = _dialect(dialect, snap, connector, data)
+        return _mutate(path, text, raw, data, legacy, operations, dialect, dialect_from, snap, connector,
+                       parameterize=parameterize, dry_run=dry_run, creating=creating)  # fmt: skip
+
+
+def _dialect(given: str | None, snap: Any, connector: Any, data: dict[str, Any]) -> tuple[str, str]:
+    """The set's dialect and where it came from: the argument, the snapshot, the database, the
+    set's own SQL, else postgres."""
+    if given:
+        return given, "argument"
+    if snap is not None and snap.get("dialect"):
+        return snap["dialect"], "snapshot"
+    if connector is not None:
+        return connector.dialect, "database"
+    found = set_dialect(data)
+    return (found, "the set's SQL") if found else ("postgres", "default")
+
+
+def _mutate(
+    path: str,
+    text: str,
+    raw: dict[str, Any],
+    data: dict[str, Any],
+    legacy: bool,
+    operations: list[dict[str, Any]],
+    dialect: str,
+    dialect_from: str,
+    snap: Any,
+    connector: Any,
+    *,
+    parameterize: bool,
+    dry_run: bool,
+    creating: bool,
+) -> dict[str, Any]:
+    from ctxtool.draft.merge import _indent, _legacy
+    from ctxtool.jsondoc import pointer, write_text_atomic
+    from ctxtool.mcp.checks import findings_payload
+    from ctxtool.validate import validate_text
+
+    deleted: list[dict[str, Any]] = []
+    changed = _apply(data, operations, deleted)
     notes = []
     if parameterize and changed:
         from ctxtool.parameterize import parameterize_set
@@ -134,7 +210,7 @@ def mutate_set(
     new_text = json.dumps(out_data, indent=indent, ensure_ascii=ascii_only)
     if not text or text.endswith("\n") or indent is not None:
         new_text += "\n"
-    findings = validate_text(new_text, path, dialect=dialect)
+    findings = validate_text(new_text, path, dialect=dialect, snapshot=snap, connector=connector)
     where = {pointer("fragments" if legacy and k == "facets" else k, i) for k, i in changed}
     blocking = [
         f
@@ -148,7 +224,11 @@ def mutate_set(
         "path": path,
         "written": written,
         "created": written and creating,
-        "changed": [{"kind": k, "index": i, "pointer": pointer(k, i)} for k, i in changed],
+        "dialect": dialect,
+        "dialect_from": dialect_from,
+        "checked_against": "snapshot" if snap is not None else "database" if connector is not None else None,
+        "changed": [{"kind": k, "index": i, "pointer": pointer(k, i)} for k, i in changed],  # added, updated
+        "deleted": deleted,
         "counts": {k: len(data.get(k) or []) for k in KINDS},
         "blocking_findings": findings_payload(blocking),
         "other_findings": findings_payload([f for f in findings if f not in blocking]),
@@ -191,7 +271,9 @@ TOOLS = [
         "facets get their intent/manifest/parameterized forms derived again; the new file is "
         "validated and written atomically only if the changed items have no error finding, keeping "
         "the file's order and format. Returns written, the changed items, the blocking findings (why "
-        "nothing was written) and the other findings. Use it instead of editing the JSON by hand.",
+        "nothing was written), the other findings and the deleted items. With snapshot or dsn the changed "
+        "items are checked against the database's tables and columns too. Use it instead of editing the "
+        "JSON by hand.",
         schema(
             {
                 "path": {**SET_PATH, "description": SET_PATH["description"] + " Created when missing."},
@@ -216,7 +298,20 @@ TOOLS = [
                         },
                     },
                 },
-                "dialect": {**DIALECT, "default": "postgres"},
+                "dialect": {
+                    **DIALECT,
+                    "description": "SQL dialect of the set (default: the snapshot's, the database's, else "
+                    "what the set's own SQL shows, else postgres).",
+                },
+                "snapshot": {
+                    **SNAPSHOT,
+                    "description": "Check that the tables and columns the changed items read exist here.",
+                },
+                "dsn": {
+                    **DSN,
+                    "description": "Check the changed items on this database (tables, columns, a plan of "
+                    "each query; read-only). Default: the server's database, unless snapshot is given.",
+                },
                 "parameterize": {
                     "type": "boolean",
                     "default": True,
@@ -228,5 +323,6 @@ TOOLS = [
         ),
         mutate_set,
         read_only=False,
+        writes=("path",),
     )
 ]

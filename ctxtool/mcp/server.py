@@ -11,6 +11,7 @@ side. A failing call is a tool result with ``isError`` and a one-line message; t
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from ctxtool import __version__
@@ -67,26 +68,60 @@ def registry(*, authoring: bool = True, preconfigured_runtime: bool = False) -> 
     return {t.name: t for t in tools}
 
 
-def _progress_reporter(ctx: Any) -> Any:
-    """A function the tool's worker thread calls to send ``notifications/progress`` to the client,
-    when the request asked for them (a ``progressToken``); else None."""
-    meta = ctx.meta
-    token = meta.get("progress_token", meta.get("progressToken")) if isinstance(meta, dict) else None
-    if token is None:
-        token = getattr(meta, "progress_token", None)
-    if token is None:
-        return None
-    from anyio import from_thread
+HEARTBEAT = 1.5  # seconds of silence after which a running call reports that it is still running
 
-    def report(done: float, total: float | None, message: str) -> None:
+
+class _Progress:
+    """``notifications/progress`` for one call that asked for them (a ``progressToken``): what the
+    tool reports from its worker thread, and a heartbeat while it is silent, so a client that waits
+    hears at least every :data:`HEARTBEAT` seconds that the call is alive (the values only grow)."""
+
+    def __init__(self, ctx: Any, token: Any) -> None:
+        self.ctx = ctx
+        self.token = token
+        self.done = 0.0
+        self.total: float | None = None
+        self.message = "working"
+        self.last = time.monotonic()
+        self.started = self.last
+
+    async def send(self, done: float, total: float | None, message: str, *, beat: bool = False) -> None:
+        self.done, self.total, self.last = max(done, self.done), total, time.monotonic()
+        if message and not beat:
+            self.message = message
         try:
-            from_thread.run(
-                ctx.session.send_progress_notification, token, done, total, message or None, ctx.request_id
+            await self.ctx.session.send_progress_notification(
+                self.token, self.done, total, message or None, self.ctx.request_id
             )
         except Exception:  # noqa: BLE001 - progress is best effort: the call goes on without it
             pass
 
-    return report
+    def report(self, done: float, total: float | None, message: str) -> None:
+        """From the tool's worker thread."""
+        from anyio import from_thread
+
+        from_thread.run(self.send, done, total, message)
+
+    async def heartbeat(self) -> None:
+        import anyio
+
+        while True:
+            await anyio.sleep(0.25)
+            if time.monotonic() - self.last >= HEARTBEAT:
+                seconds = time.monotonic() - self.started
+                # a hair more each time: progress must increase; a total is never reached this way
+                done = self.done + 0.001 if self.total is None else min(self.done + 0.001, self.total - 0.001)
+                await self.send(
+                    done, self.total, f"{self.message} (still running, {seconds:.0f} s)", beat=True
+                )
+
+
+def _progress(ctx: Any) -> _Progress | None:
+    meta = ctx.meta
+    token = meta.get("progress_token", meta.get("progressToken")) if isinstance(meta, dict) else None
+    if token is None:
+        token = getattr(meta, "progress_token", None)
+    return None if token is None else _Progress(ctx, token)
 
 
 def build_server(
@@ -105,18 +140,28 @@ def build_server(
         return listed
 
     async def on_call_tool(ctx: Any, params: Any) -> Any:
-        report = _progress_reporter(ctx)
+        progress = _progress(ctx)
 
         def run() -> Any:
-            reporting(report)
+            reporting(progress.report if progress is not None else None)
             return call_json(tools, params.name, params.arguments, defaults)
+
+        async def run_reporting() -> Any:
+            if progress is None:
+                return await to_thread.run_sync(run)
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(progress.heartbeat)
+                try:
+                    return await to_thread.run_sync(run)
+                finally:
+                    tg.cancel_scope.cancel()
 
         try:
             if lock is not None:
                 async with lock:
-                    text = await to_thread.run_sync(run)
+                    text = await run_reporting()
             else:
-                text = await to_thread.run_sync(run)
+                text = await run_reporting()
         except ToolError as exc:
             return types.CallToolResult(
                 content=[types.TextContent(type="text", text=str(exc))], is_error=True

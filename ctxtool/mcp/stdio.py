@@ -97,16 +97,23 @@ class _LineReader:
 
 
 class _LineWriter:
-    """Writes each message at once (small, sequential: no worker thread needed)."""
+    """Writes each message at once (small, sequential: no worker thread needed). ``after_first``
+    runs in a thread once the first response (initialize's) is out."""
 
-    def __init__(self, fd: int, pending: _Pending) -> None:
+    def __init__(self, fd: int, pending: _Pending, after_first: Any = None) -> None:
         self.fd = fd
         self.pending = pending
+        self.after_first = after_first
 
     async def write(self, text: str) -> None:
         self.send(text)
         if _RESPONSE.match(text):
             self.pending.add(-1)
+            if self.after_first is not None:
+                import threading
+
+                threading.Thread(target=self.after_first, name="ctxtool-warm-up", daemon=True).start()
+                self.after_first = None
 
     def send(self, text: str) -> None:
         """Write ``text`` without counting it as an answer."""
@@ -118,8 +125,12 @@ class _LineWriter:
         return None
 
 
-def serve_stdio(tools: dict[str, Tool], defaults: Defaults, **server_options: Any) -> None:
-    """Serve over stdin/stdout until end of input (``server_options``: of :func:`build_server`)."""
+def serve_stdio(
+    tools: dict[str, Tool], defaults: Defaults, *, after_initialize: Any = None, **server_options: Any
+) -> None:
+    """Serve over stdin/stdout until end of input (``server_options``: of :func:`build_server`);
+    ``after_initialize`` (the tools' imports) runs in a thread once initialize is answered, so the
+    host that waits for initialize does not wait for them."""
     import anyio
     from mcp.server.stdio import stdio_server
 
@@ -134,7 +145,7 @@ def serve_stdio(tools: dict[str, Tool], defaults: Defaults, **server_options: An
 
     async def main() -> None:
         pending = _Pending()
-        writer = _LineWriter(wire_out, pending)
+        writer = _LineWriter(wire_out, pending, after_initialize)
         reader = _LineReader(wire_in, pending, writer)
         async with stdio_server(reader, writer) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())

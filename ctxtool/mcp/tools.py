@@ -9,13 +9,18 @@ a model: what it is for, when to call it, what comes back) and the plain functio
 from __future__ import annotations
 
 import contextvars
+import itertools
 import json
+import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.errors import CtxtoolError
+
+_SEQ = itertools.count(1)
 
 # How the call running in this thread reports progress: (done, total or None, message) -> None.
 _PROGRESS: contextvars.ContextVar[Callable[[float, float | None, str], None] | None] = contextvars.ContextVar(
@@ -84,6 +89,10 @@ class Defaults:
     store: str | None = None
     secrets: list[str] = field(default_factory=list)  # passwords to scrub from every output
     service: Any = None  # a Service the runtime tools answer from (``ctxtool serve --mcp``)
+    model: dict[str, Any] = field(default_factory=dict)  # `ctxtool mcp`'s model flags (ctxtool.llm.settings)
+    # a longer result goes to a file (fit_result): the Gemini CLI keeps only the first 8,000 and the
+    # last 32,000 characters of a tool result over 40,000
+    max_result_chars: int = 30_000
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,8 @@ class Tool:
     schema: dict[str, Any]
     func: Callable[..., Any]
     read_only: bool = True  # false when the tool may write a file or the database
+    bulky: tuple[str, ...] = ()  # result keys dropped first when the result is too long (fit_result)
+    writes: tuple[str, ...] = ()  # arguments naming files the tool writes (their folders are made)
 
     def spec(self) -> dict[str, Any]:
         """The ``tools/list`` entry."""
@@ -136,6 +147,12 @@ DIALECT = {
 
 _VALIDATORS: dict[str, Any] = {}
 
+# Properties an MCP host adds to every tool's schema for itself, and sends back in the arguments: the
+# Gemini CLI adds ``wait_for_previous`` (run this call after the earlier ones of the turn) and tells
+# the model to set it. They are the host's, not the tool's: accepted and dropped before the check,
+# while any other unknown argument (a typo) is still an error.
+HOST_PROPERTIES = frozenset({"wait_for_previous"})
+
 
 def _check(tool: Tool, arguments: Any) -> dict[str, Any]:
     import jsonschema
@@ -144,6 +161,8 @@ def _check(tool: Tool, arguments: Any) -> dict[str, Any]:
         arguments = {}
     if not isinstance(arguments, dict):
         raise ToolError(f"{tool.name}: the arguments must be a JSON object")
+    if HOST_PROPERTIES & arguments.keys():
+        arguments = {k: v for k, v in arguments.items() if k not in HOST_PROPERTIES}
     validator = _VALIDATORS.get(tool.name)
     if validator is None or validator.schema is not tool.schema:
         validator = _VALIDATORS[tool.name] = jsonschema.Draft202012Validator(tool.schema)
@@ -180,6 +199,90 @@ def redactor(defaults: Defaults, arguments: dict[str, Any]) -> Callable[[str], s
     return scrub
 
 
+_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9-]*)")
+
+
+def in_tool_terms(tool: Tool, message: str) -> str:
+    """A library message as the agent should read it: a CLI flag the tool takes as an argument
+    (``--tables``, ``--dialect``) is named as that argument (``tables``)."""
+    props = tool.schema.get("properties", {})
+
+    def name(m: re.Match[str]) -> str:
+        arg = m.group(1).replace("-", "_")
+        return f"the argument {arg}" if arg in props else m.group(0)
+
+    return _FLAG.sub(name, message)
+
+
+RESULTS_DIR = os.path.join(".ctxtool", "results")  # under the server's working directory
+
+
+def fit_result(tool: Tool, result: Any, limit: int) -> Any:
+    """``result`` as it is when its JSON is at most ``limit`` characters; else the whole result goes
+    to a file (``full_result`` gives its path) and the answer keeps what fits: the keys the tool
+    marks as bulky are dropped first (``omitted`` names them), then long lists keep their head."""
+    text = json.dumps(result, ensure_ascii=False, default=str)
+    if len(text) <= limit or not isinstance(result, dict):
+        return result
+    os.makedirs(RESULTS_DIR, exist_ok=True)
+    path = os.path.join(
+        RESULTS_DIR, f"{tool.name}-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{next(_SEQ)}.json"
+    )
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    out = dict(result)
+    out["full_result"] = path
+    out["omitted"] = []
+    for key in tool.bulky:  # "report.dropped": the key dropped of a nested object
+        if len(json.dumps(out, ensure_ascii=False, default=str)) <= limit:
+            break
+        *parents, last = key.split(".")
+        holder: Any = out
+        for part in parents:
+            if not isinstance(holder.get(part), dict):
+                holder = None
+                break
+            holder[part] = dict(holder[part])
+            holder = holder[part]
+        if isinstance(holder, dict) and last in holder:
+            holder.pop(last)
+            out["omitted"].append(key)
+    while len(json.dumps(out, ensure_ascii=False, default=str)) > limit:
+        lists = [
+            (len(json.dumps(v, default=str)), k) for k, v in out.items() if isinstance(v, list) and len(v) > 1
+        ]
+        if not lists:
+            out = {"full_result": path, "omitted": sorted(result), "note": "the result is too large to show"}
+            break
+        _, key = max(lists)
+        out[key] = out[key][: len(out[key]) // 2]
+        out.setdefault("shortened", {})[key] = f"first {len(out[key])} of {len(result[key])}"
+    out["note"] = f"the whole result ({len(text):,} characters) is in {path}"
+    return out
+
+
+def prepare_outputs(tool: Tool, args: dict[str, Any]) -> None:
+    """Make the folders of the files a call writes ("context/x.snapshot.json" in a fresh project),
+    as the agent's workflow expects; a path that names a directory, or a folder that cannot be
+    made, is a one-line error naming the argument."""
+    for name in tool.writes:
+        path = args.get(name)
+        if not isinstance(path, str) or not path:
+            continue
+        if path.endswith(("/", os.sep)) or os.path.isdir(path):
+            raise ToolError(
+                f"{tool.name}: {name} {path!r} is a folder: name a file in it, e.g. {path.rstrip('/')}/set.json"
+            )
+        folder = os.path.dirname(path)
+        if folder:
+            try:
+                os.makedirs(folder, exist_ok=True)
+            except OSError as exc:
+                raise ToolError(
+                    f"{tool.name}: cannot make the folder of {name} {path!r}: {exc.strerror}"
+                ) from None
+
+
 def call_json(registry: dict[str, Tool], name: str, arguments: Any, defaults: Defaults) -> str:
     """Run tool ``name``; the result as JSON text. Raises :class:`ToolError` on any failure."""
     tool = registry.get(name)
@@ -188,15 +291,17 @@ def call_json(registry: dict[str, Tool], name: str, arguments: Any, defaults: De
     args = _check(tool, arguments)
     scrub = redactor(defaults, args)
     try:
+        prepare_outputs(tool, args)
         result = tool.func(defaults=defaults, **args)
     except ToolError as exc:
-        raise ToolError(scrub(str(exc))) from None
+        raise ToolError(scrub(in_tool_terms(tool, str(exc)))) from None
     except CtxtoolError as exc:
-        raise ToolError(scrub(str(exc))) from None
+        raise ToolError(scrub(in_tool_terms(tool, str(exc)))) from None
     except KeyboardInterrupt:
         raise
     except Exception as exc:  # noqa: BLE001 - a tool reports, the server keeps serving
         raise ToolError(scrub(f"{name} failed: {type(exc).__name__}: {exc}")) from None
+    result = fit_result(tool, result, defaults.max_result_chars)
     return scrub(json.dumps(result, ensure_ascii=False, default=str))
 
 

@@ -72,6 +72,7 @@ class Answer:
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    model_calls: list[dict[str, Any]] | None = None  # at the debug/detailed message level
 
     @property
     def answered(self) -> bool:
@@ -104,6 +105,8 @@ class Answer:
         }
         if self.prompt is not None:
             out["prompt"] = self.prompt
+        if self.model_calls is not None:
+            out["model_calls"] = self.model_calls
         return out
 
 

@@ -83,6 +83,9 @@ class Runtime:
         snapshot: dict[str, Any] | None = None,
         llm: Any = None,
         use_llm: bool | None = None,
+        model_settings: Any = None,
+        model_log: Any = None,
+        vector_settings: dict[str, Any] | None = None,
         threshold: float | None = None,
         suggest_threshold: float = DEFAULT_SUGGEST,
         statement_timeout: float = 5.0,
@@ -130,6 +133,12 @@ class Runtime:
         self._local = threading.local()  # the question being answered, per thread (servers share a runtime)
         self._llm = llm
         self._use_llm = use_llm
+        # how the model is called (ctxtool.llm.settings): ModelSettings, or the explicit values of a
+        # profile over the environment; ``model_log`` writes debug/detailed lines (the CLI: stderr)
+        self.model_settings = model_settings
+        self.model_log = model_log
+        # the profile's chat-vectorization settings (explicit values; a conversation's own win)
+        self.vector_settings = dict(vector_settings or {})
         self.templates: list[Compiled] = [
             compile_item("template", i, t, self.dialect)
             for i, t in enumerate(self.data.get("templates") or [])
@@ -170,7 +179,8 @@ class Runtime:
 
     @property
     def llm(self) -> Any:
-        """The chat client, when one is configured (``CTXTOOL_LLM_BASE_URL``) and not turned off."""
+        """The model (:class:`ctxtool.llm.settings.Model`: the chat client under the settings in
+        force), when one is configured (``CTXTOOL_LLM_BASE_URL``) and not turned off; else None."""
         if self._use_llm is False:
             return None
         if self._llm is None:
@@ -182,7 +192,11 @@ class Runtime:
                 self._llm = ChatClient.from_env()
             elif self._use_llm:
                 self._llm = ChatClient.from_env()  # raises the "no language model configured" error
-        return self._llm
+        if self._llm is None:
+            return None
+        from ctxtool.llm.settings import Model, effective
+
+        return Model(self._llm, effective(self.model_settings), self.model_log)
 
     def snapshot(self) -> dict[str, Any]:
         """The schema snapshot (introspected once through the connector when none was given)."""
@@ -315,7 +329,15 @@ class Runtime:
             raise InputError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
         if not isinstance(question, str) or not question.strip():
             raise InputError("the question is empty; ask something")
-        question = question.strip()
+        from ctxtool.llm.settings import recording
+
+        with recording() as calls:
+            ans = self._ask(question.strip(), action, context, execute)
+        if calls:  # model calls at the debug or detailed message level
+            ans.model_calls = (ans.model_calls or []) + calls
+        return ans
+
+    def _ask(self, question: str, action: str, context: AskContext | None, execute: bool | None) -> Answer:
         if self.conversation and context is None:
             # session memory: the conversation runner resolves follow-ups and calls back with a context
             return self.session_runner().ask(question, action)

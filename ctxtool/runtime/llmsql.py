@@ -125,7 +125,7 @@ def history_for_model(history: Sequence[Any], limit: int = MAX_HISTORY_MESSAGES)
             if turn.get("name"):
                 msg["name"] = str(turn["name"])
         elif role in ("user", "assistant", "system") and (text or calls):
-            msg = {"role": role, "content": text}
+            msg = {"role": role, "content": text or ""}  # a string, never null (see history.py)
             if calls:
                 msg["tool_calls"] = [c for c in calls if isinstance(c, dict) and c.get("id")]
                 if not msg["tool_calls"]:
@@ -197,7 +197,7 @@ def generate_sql(
     errors: list[str] = []
     convo = list(messages)
     for _attempt in range(retries + 1):
-        reply = client.chat(convo, tools=[SQL_TOOL], tool_choice="auto", temperature=0)
+        reply = client.chat(convo, tools=[SQL_TOOL], tool_choice="auto")
         sql = sql_of_reply(reply)
         if sql is None:
             error = 'the reply holds no SQL (call run_sql or reply with JSON {"sql": ...})'
@@ -228,7 +228,6 @@ def explain(client: Any, question: str, sql: str, dialect: str) -> str:
             {"role": "system", "content": "Explain in two plain sentences what this SQL computes."},
             {"role": "user", "content": f"Question: {question}\nSQL ({dialect}):\n{sql}"},
         ],
-        temperature=0,
     )
     return (reply.content or "").strip()
 
@@ -247,7 +246,6 @@ def narrate(client: Any, question: str, sql: str, columns: list[str], rows: list
                 "content": f"Question: {question}\nSQL: {sql}\nResult ({len(rows)} rows): {json.dumps(shown)}",
             },
         ],
-        temperature=0,
     )
     text = (reply.content or "").strip()
     if not text:

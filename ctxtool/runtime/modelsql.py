@@ -58,10 +58,13 @@ def plan(
 ) -> Plan | None:
     """The model's SQL as a plan (no parameters), or None (its failures become warnings)."""
     prompt = messages(rt, question, cands, links, history)
+    model = rt.llm
     try:
-        sql, errors = llmsql.generate_sql(rt.llm, prompt, lambda s: check_sql(rt, s))
+        sql, errors = llmsql.generate_sql(
+            model, prompt, lambda s: check_sql(rt, s), retries=model.settings.sql_retries
+        )
     except CtxtoolError as exc:
-        ans.warnings.append(f"the language model failed: {exc}")
+        model.failed(exc, ans.warnings, "writing SQL")  # raises at the error level "fail"
         return None
     for e in errors:
         ans.warnings.append(f"model SQL rejected: {e}")
@@ -85,9 +88,15 @@ def chat(llm: Any, question: str, history: list[dict[str, Any]], ans: Answer) ->
             "the chat action needs a language model: set CTXTOOL_LLM_BASE_URL and CTXTOOL_LLM_MODEL "
             "(e.g. http://localhost:11434/v1 for Ollama)"
         )
-    reply = llm.chat(
-        [*llmsql.history_for_model(history), {"role": "user", "content": question}], temperature=0
-    )
+    try:
+        reply = llm.chat([*llmsql.history_for_model(history), {"role": "user", "content": question}])
+    except CtxtoolError as exc:
+        llm.failed(exc, ans.warnings, "answering")  # raises at the error level "fail"
+        if llm.settings.errors == "handle":
+            ans.status = "error"
+            ans.error = f"the language model failed: {exc}"
+        ans.source = "model"
+        return ans
     ans.status = "answered"
     ans.source = "model"
     ans.text = reply.content or ""

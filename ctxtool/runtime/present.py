@@ -18,7 +18,7 @@ def explain_sql(llm: Any, ans: Answer, plan: Plan, dialect: str) -> str:
         try:
             return llmsql.explain(llm, ans.question, ans.sql or "", dialect)
         except CtxtoolError as exc:
-            ans.warnings.append(f"the model could not explain the SQL: {exc}")
+            llm.failed(exc, ans.warnings, "explaining the SQL")
     if plan.template is not None:
         words = f'This query answers "{plan.template.filled_intent}"'
         if plan.facets:
@@ -40,5 +40,5 @@ def narrate_answer(llm: Any, ans: Answer, plan: Plan) -> str:
         try:
             return llmsql.narrate(llm, ans.question, ans.sql or "", ans.columns, ans.rows)
         except CtxtoolError as exc:
-            ans.warnings.append(f"the model could not narrate; a plain sentence is given: {exc}")
+            llm.failed(exc, ans.warnings, "narrating the rows (a plain sentence is given)")
     return narrate(ans.question, understood, ans.columns, ans.rows, ans.truncated)

@@ -68,6 +68,8 @@ READY = {
 
 
 def document() -> dict[str, Any]:
+    from ctxtool.llm.settings import json_schema as model_json_schema
+
     ask_body = {
         "type": "object",
         "required": ["question"],
@@ -76,6 +78,7 @@ def document() -> dict[str, Any]:
             "action": {"type": "string", "enum": list(ACTIONS), "default": "runsql"},
             "conversation_id": CONVERSATION_ID,
             "session": SESSION,
+            "model_settings": model_json_schema(),
             "history": {
                 "type": "array",
                 "description": "Earlier chat messages, oldest first, sent to the language model (not with "
@@ -148,6 +151,11 @@ def document() -> dict[str, Any]:
             "error": {"type": ["string", "null"]},
             "warnings": {"type": "array", "items": {"type": "string"}},
             "timings_ms": {"type": "object"},
+            "model_calls": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "The model calls made, at the message level debug or detailed.",
+            },
             "conversation": {
                 "type": "object",
                 "description": "Present when the request named a conversation or a session.",
@@ -216,6 +224,7 @@ def document() -> dict[str, Any]:
                                         "question": {"type": "string"},
                                         "conversation_id": CONVERSATION_ID,
                                         "session": SESSION,
+                                        "model_settings": model_json_schema(),
                                     },
                                 }
                             }

@@ -168,8 +168,13 @@ class Service:
                 "give either 'history' or a conversation ('conversation_id' / 'session'), not both: "
                 "a conversation keeps its own history"
             )
+        from ctxtool.llm.settings import requested
+
+        settings = body.get("model_settings")
+        if settings is not None and not isinstance(settings, dict):
+            raise InputError("'model_settings' must be an object (temperature, max_tokens, ..., messages)")
         rt = self.runtime  # this request's version, whatever a reload does meanwhile
-        with self._turns(rt):
+        with self._turns(rt), requested(settings):
             if conversation_id or session:
                 ans = self._ask_in_conversation(rt, question, action, conversation_id, session, client_ip)
                 out = ans.to_dict()
