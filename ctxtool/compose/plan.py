@@ -113,9 +113,17 @@ class TemplateShape:
             _order_key(order),
             q.tree.args.get("where") is not None and q.tree.args["where"].find(exp.Select) is not None,
             frozenset(
-                c.name.lower() for c in q.tree.find_all(exp.Column) if not c.name.startswith("__ctxp_")
+                _as_written(schema, c.name)
+                for c in q.tree.find_all(exp.Column)
+                if not c.name.startswith("__ctxp_")
             ),
         )
+
+
+def _as_written(schema: SchemaGraph, name: str) -> str:
+    """A column name as the schema writes it (a MySQL tree may hold it in lower case)."""
+    low = name.lower()
+    return next((cols[low][0] for cols in schema.types.values() if low in cols), name)
 
 
 def _order_key(order: exp.Order | None) -> str | None:
