@@ -76,18 +76,17 @@ def try_case(
         shape = TemplateShape.read(first.sql, first.params, dialect, graph)
     except (CtxtoolError, ValueError):
         return None
-    values = []
-    for i in best.unused:
-        lv = _linked(entities[i]) if i < len(entities) else None
-        if lv is None:
-            return None  # a value nothing can use: never composed around
-        values.append(lv)
+    unused = [entities[i] for i in best.unused if i < len(entities)]
+    values = [lv for lv in (_linked(e) for e in unused) if lv is not None]
     own = read_mentions(best.template.data.get("nl_query") or best.template.intent)
     mentions = read_mentions(question)
     done = plan(mentions, shape, graph, template_mentions=own, values=values)
     if not done.edits or not done.complete:
         return None
-    spans = [m.span for m in done.used]
+    spans = done.covers
+    for e in unused:  # every value the template left unused is used by the composition
+        if not any(a <= e.start and e.end <= b for a, b in spans):
+            return None
     words = [w.lower() for w in best.unexplained]
     low = question.lower()
     for w in words:  # every word the template leaves unexplained is inside a used mention
@@ -202,7 +201,8 @@ def analyst_main(args: argparse.Namespace) -> int:
                             confidence=tried["evidence"],
                             explanation="",
                         )
-                        row["after"] = analyst.score_answer(conn, item, src.sql_key, fake, None)["outcome"]
+                        scored = analyst.score_answer(conn, item, src.sql_key, fake, None)
+                        row["after"], row["lenient"] = scored["outcome"], bool(scored.get("lenient"))
                         row["sql"], row["evidence"] = tried["sql"], tried["evidence"]
                     else:
                         row["after"] = before
@@ -218,7 +218,10 @@ def analyst_main(args: argparse.Namespace) -> int:
             k: {o: sum(r[k] == o for r in part) for o in ("right", "wrong", "declined")}
             for k in ("before", "after")
         }
-        print(f"{db}: before {fig['before']}  after {fig['after']}  ({len(part)} questions)")
+        lenient = sum(1 for r in part if r.get("lenient"))
+        print(
+            f"{db}: before {fig['before']}  after {fig['after']} ({lenient} of the wrong right leniently)  ({len(part)} questions)"
+        )
     return 0
 
 

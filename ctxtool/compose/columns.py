@@ -47,7 +47,7 @@ def name_column(
     said = [w for w in lemmas(words) if w not in _GENERIC]
     if not said:
         return None
-    best: list[tuple[float, ColumnRef]] = []
+    best: list[tuple[float, ColumnRef, int, float]] = []
     for table_l, cols in schema.types.items():
         hops = _distance(schema, tables, table_l)
         if hops is None:
@@ -77,13 +77,16 @@ def name_column(
             ):
                 continue  # words that name a table name its name column, or none
             score = hit / len(said) - 0.1 * hops - 0.05 * len(col_words - set(said) - table_words)
-            best.append((score, ColumnRef(schema.tables[table_l], name)))
+            best.append((score, ColumnRef(schema.tables[table_l], name), hops, hit))
     if not best:
         return None
     best.sort(key=lambda b: -b[0])
     if len(best) > 1 and abs(best[0][0] - best[1][0]) < 1e-9:
         return None
-    return best[0][1] if best[0][0] > 0.3 else None
+    top = best[0]
+    if top[2] > 0 and any(b[3] >= top[3] and b[2] <= top[2] + 1 for b in best[1:]):
+        return None  # "by country": a supplier's or a customer's, a join apart; ask which
+    return top[1] if top[0] > 0.3 else None
 
 
 def date_columns(schema: SchemaGraph, tables: Sequence[str]) -> list[ColumnRef]:

@@ -21,6 +21,7 @@ confidently wrong")."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -157,6 +158,7 @@ class Plan:
     used: list[Mention] = field(default_factory=list)
     unused: list[tuple[Mention, str]] = field(default_factory=list)
     mismatch: list[str] = field(default_factory=list)  # what the template computes that is not asked
+    covers: list[tuple[int, int]] = field(default_factory=list)  # the words the answer uses
 
     @property
     def complete(self) -> bool:
@@ -216,11 +218,27 @@ def _time(
             named = None
     if named is not None:
         return TimeRange(named, m.start, m.end, said=m.text)
-    if len(dates) == 1:
-        return TimeRange(dates[0], m.start, m.end, said=m.text)
+    own_date = _own_date(schema, dates)
+    if own_date is not None:
+        return TimeRange(own_date, m.start, m.end, said=m.text)
     if not dates:
         return f"'{m.text}': the template's tables have no date column"
     return f"'{m.text}': which date, {' or '.join(str(d) for d in dates)}?"
+
+
+def _own_date(schema: SchemaGraph, dates: Sequence[ColumnRef]) -> ColumnRef | None:
+    """The date of the entity: the only date column, or the one its table's name names
+    (``orders.order_date`` beside ``required_date`` and ``shipped_date``; ``invoice.invoice_date``)."""
+    if len(dates) == 1:
+        return dates[0]
+    named = [d for d in dates if set(lemmas(words_of(d.table))) <= set(lemmas(words_of(d.column)))]
+    return named[0] if len(named) == 1 else None
+
+
+def _clause_before(text: str, m: Mention) -> tuple[int, int]:
+    """The span of the (at most three) words before a time: the verb of the event it dates."""
+    words = list(re.finditer(r"\S+", text[: m.span[0]]))[-3:]
+    return (words[0].start(), m.span[0]) if words else m.span
 
 
 def _entity_dates(schema: SchemaGraph, tables: Sequence[str]) -> list[ColumnRef]:
@@ -242,11 +260,14 @@ def _words_before(text: str, m: Mention) -> str:
 def _grouping(m: GroupingMention, shape: TemplateShape, schema: SchemaGraph) -> Edit | str:
     if m.grain:
         dates = _entity_dates(schema, shape.tables)
-        if len(dates) != 1:
+        date = _own_date(schema, dates)
+        if date is None:
             return (
                 f"'{m.text}': which date to group by" if dates else f"'{m.text}': no date column to group by"
             )
-        return Grouping(dates[0], m.grain, said=m.text)
+        if date.column.lower() in shape.groups:
+            return "covered"  # the template groups by a period of that date already
+        return Grouping(date, m.grain, said=m.text)
     col = name_column(m.of, schema, shape.tables, dates=False)
     if col is None and shape.groups and _key_read(m.of, shape):
         return "covered"  # "each support rep" of a template grouped through support_rep_id
@@ -396,6 +417,7 @@ def plan(
     out = Plan()
     own = template_mentions.times if template_mentions is not None else []
     decided: list[tuple[Mention, Edit | str | None]] = []
+    values = [v for v in values if not _overlaps(v.span, [t.span for t in mentions.times])]
     columns = [f"{v.column.table}.{v.column.column}".lower() for v in values]
     for v, key in zip(values, columns, strict=True):
         if key in shape.compared:
@@ -435,6 +457,9 @@ def plan(
             out.unused.append((m, what))
             continue
         out.used.append(m)
+        out.covers.append(m.span)
+        if isinstance(what, (TimeRange, Retime)) and isinstance(m, TimeMention):
+            out.covers.append(_clause_before(mentions.text, m))  # "were issued in 2023": the event dated
         if not isinstance(what, str):
             out.edits.append(what)
     return out
