@@ -77,6 +77,7 @@ class TemplateShape:
     order_key: str | None = None  # the first ORDER BY key's column name (lower case), if a column
     computed_where: bool = False  # the WHERE holds a subquery (its rows are chosen by a computation)
     reads: frozenset[str] = frozenset()  # every column name the query reads, as written
+    self_join: bool = False  # a table read twice (``Movie AS T1 JOIN Movie AS T2``)
 
     @classmethod
     def read(cls, sql: str, params: Sequence[Any], dialect: str, schema: SchemaGraph) -> TemplateShape:
@@ -118,7 +119,13 @@ class TemplateShape:
                 for c in q.tree.find_all(exp.Column)
                 if not c.name.startswith("__ctxp_")
             ),
+            _self_join(q),
         )
+
+
+def _self_join(q: Query) -> bool:
+    names = [t.name.lower() for t in q.tree.find_all(exp.Table)]
+    return len(names) != len(set(names))
 
 
 def _as_written(schema: SchemaGraph, name: str) -> str:
@@ -362,6 +369,8 @@ def _mismatch(mentions: Mentions, shape: TemplateShape, own: Mentions | None) ->
     """What the template computes that the question does not ask: groups nobody asked for, a
     measure where the question lists rows."""
     out = []
+    if shape.self_join:
+        out.append("the template reads one table twice; which of the two a condition is on is not known")
     asks_groups = mentions.groupings or mentions.orders
     if shape.groups and not asks_groups:
         out.append(f"the template answers per {', '.join(shape.groups)}; the question asks for no groups")
