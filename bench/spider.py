@@ -348,7 +348,7 @@ def _halves(rows: list[dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any
     dbs = {r["db"] for r in rows}
     out: dict[str, Any] = {}
     for half in HALVES:
-        mine = set(half_of(sorted(d for d in _all_databases() if d in dbs) or sorted(dbs), half))
+        mine = set(half_of(_all_databases() or sorted(dbs), half)) & dbs
         part = [r for r in rows if r["db"] in mine]
         if part:
             s = summarize(part, kinds, halves=False)
