@@ -13,7 +13,7 @@ Conversation follow-ups (issue 30) use the same edits on the previous answer's q
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ctxtool.compose.conditions import add_condition, add_time_range
@@ -65,24 +65,22 @@ __all__ = [
 ]
 
 
+# each edit's function, and the order edits are made in: the measure and the grouping first (an
+# order then names the final measure), conditions next, the order and limit last
+EDITS: dict[type, tuple[int, Callable[[Query, Any], None]]] = {
+    Retime: (0, retime),
+    Measure: (0, replace_measure),
+    Grouping: (1, set_grouping),
+    Condition: (2, add_condition),
+    TimeRange: (2, add_time_range),
+    OrderLimit: (3, set_order),
+    Limit: (3, set_limit),
+}
+
+
 def apply(q: Query, edit: Edit) -> None:
     """Make one edit on the query."""
-    if isinstance(edit, Condition):
-        add_condition(q, edit)
-    elif isinstance(edit, TimeRange):
-        add_time_range(q, edit)
-    elif isinstance(edit, Grouping):
-        set_grouping(q, edit)
-    elif isinstance(edit, OrderLimit):
-        set_order(q, edit)
-    elif isinstance(edit, Limit):
-        set_limit(q, edit)
-    elif isinstance(edit, Measure):
-        replace_measure(q, edit)
-    elif isinstance(edit, Retime):
-        retime(q, edit)
-    else:  # pragma: no cover - the Edit union is closed
-        raise TypeError(f"not an edit: {edit!r}")
+    EDITS[type(edit)][1](q, edit)
 
 
 def compose(
@@ -98,8 +96,7 @@ def compose(
     and grouping edits first, so that an order names the final measure). Raises
     :class:`ComposeError` when an edit cannot be made."""
     q = Query(sql, params, dialect, schema)
-    rank = {Retime: 0, Measure: 0, Grouping: 1, Condition: 2, TimeRange: 2, OrderLimit: 3, Limit: 3}
-    for edit in sorted(edits, key=lambda e: rank[type(e)]):
+    for edit in sorted(edits, key=lambda e: EDITS[type(e)][0]):
         apply(q, edit)
     out, bound = q.render()
     explanation = ([f"template: {template}"] if template else []) + q.explanation
