@@ -41,6 +41,17 @@ def test_fixture_pairs(case: dict) -> None:
     assert [str(p) for p in done.params] == case["bound"]
 
 
+def test_every_composed_query_passes_the_read_only_check() -> None:
+    # the runtime's read-only check of generated SQL (the connectors' gate of issue 24 replaces it
+    # when it lands): one SELECT, nothing that writes, no locking
+    from ctxtool.runtime.sqlparts import check_read_only_select
+
+    composed = [c for c in PAIRS if "expect" in c]
+    assert len(composed) >= 60
+    for case in composed:
+        check_read_only_select(case["expect"], case["dialect"], None)
+
+
 def test_explanation_names_template_conditions_and_values() -> None:
     done = compose(
         "SELECT COUNT(*) FROM customer",
