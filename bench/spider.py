@@ -13,9 +13,15 @@ query has ORDER BY, columns in any order).
     .venv/bin/python bench/spider.py --format json > spider.json
 
 Prints per kind (paraphrase, value-variant, uncovered) correct / wrong / declined, the covered
-accuracy (correct / (paraphrase + value-variant)), the wrong rate (wrong / all cases), the ask latency
-p50/p95 without the database's own time, and how many paraphrases were declined although their own
-template was the closest candidate.
+accuracy (correct / (paraphrase + value-variant)), the uncovered cases' accuracy (questions whose
+shape no template has: answered only by composing a template with conditions), the wrong rate (wrong
+/ all cases), the ask latency p50/p95 without the database's own time, and how many paraphrases were
+declined although their own template was the closest candidate. The same figures follow for two fixed
+halves of the databases (sorted by name: ``even`` the 1st, 3rd, 5th...; ``odd`` the others): tune on
+one (``--half even``), report both.
+
+    .venv/bin/python bench/spider.py --half even --work /tmp/spider-me     # the tuning half only
+    .venv/bin/python bench/spider.py --summarize rows.jsonl                # the figures of a --rows file
 
 ``--drafted`` (issue 14) scores drafting instead of curation: each database's set is drafted from the
 database alone (``draft templates``, ``draft facets``, ``draft values``, ``parameterize``, the library
@@ -59,6 +65,14 @@ from ctxtool.runtime import Runtime  # noqa: E402
 from ctxtool.values.workflow import draft_values  # noqa: E402
 
 KINDS = ("paraphrase", "value-variant", "uncovered")
+HALVES = ("even", "odd")
+
+
+def half_of(db_ids: list[str] | set[str], half: str) -> list[str]:
+    """The databases of one fixed half: sorted by name, ``even`` takes the 1st, 3rd, 5th..."""
+    return sorted(db_ids)[HALVES.index(half) :: 2]
+
+
 DRAFTED_KINDS = ("template", *KINDS)
 
 
@@ -289,7 +303,9 @@ def score_database(
     return out
 
 
-def summarize(rows: list[dict[str, Any]], kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
+def summarize(
+    rows: list[dict[str, Any]], kinds: tuple[str, ...] = KINDS, *, halves: bool = True
+) -> dict[str, Any]:
     table: dict[str, Counter] = {k: Counter() for k in kinds}
     for r in rows:
         table[r["kind"]][r["outcome"]] += 1
@@ -313,7 +329,53 @@ def summarize(rows: list[dict[str, Any]], kinds: tuple[str, ...] = KINDS) -> dic
             "p95": round(q[18] if len(ms) >= 20 else ms[-1], 2) if ms else None,
         },
         "paraphrase_declined_own_closest": sum(1 for r in rows if r.get("own_closest")),
+        "uncovered": _uncovered(table),
+        "halves": _halves(rows, kinds) if halves else {},
     }
+
+
+def _uncovered(table: dict[str, Counter]) -> dict[str, Any]:
+    c = table.get("uncovered", Counter())
+    n = sum(c.values())
+    return {
+        "cases": n,
+        "correct": c["correct"],
+        "wrong": c["wrong"],
+        "accuracy": round(c["correct"] / n, 4) if n else None,
+    }
+
+
+def _halves(rows: list[dict[str, Any]], kinds: tuple[str, ...]) -> dict[str, Any]:
+    """The headline figures of each fixed half of the databases the rows cover."""
+    dbs = {r["db"] for r in rows}
+    out: dict[str, Any] = {}
+    for half in HALVES:
+        mine = set(half_of(_all_databases() or sorted(dbs), half)) & dbs
+        part = [r for r in rows if r["db"] in mine]
+        if part:
+            s = summarize(part, kinds, halves=False)
+            out[half] = {
+                k: s[k]
+                for k in (
+                    "databases",
+                    "cases",
+                    "covered",
+                    "covered_correct",
+                    "covered_accuracy",
+                    "wrong",
+                    "wrong_rate",
+                )
+            } | {"uncovered": s["uncovered"]}
+    return out
+
+
+def _all_databases() -> list[str]:
+    """Every database of the kit, so that a half is the same whatever subset was run."""
+    try:
+        lines = (kit_dir() / "cases.jsonl").read_text().splitlines()
+    except (OSError, SystemExit):
+        return []
+    return sorted({json.loads(line)["db_id"] for line in lines})
 
 
 def print_summary(s: dict[str, Any]) -> None:
@@ -331,6 +393,19 @@ def print_summary(s: dict[str, Any]) -> None:
         f"ask p50 {s['latency_ms']['p50']} ms, p95 {s['latency_ms']['p95']} ms (without database time)  "
         f"paraphrases declined with their own template closest: {s['paraphrase_declined_own_closest']}"
     )
+    u = s["uncovered"]
+    if u["cases"]:
+        print(
+            f"uncovered {u['correct']}/{u['cases']} = {100 * (u['accuracy'] or 0):.1f}% right, {u['wrong']} wrong"
+        )
+    for half, h in s.get("halves", {}).items():
+        hu = h["uncovered"]
+        print(
+            f"  {half:4} half ({h['databases']} databases, {h['cases']} cases): covered "
+            f"{h['covered_correct']}/{h['covered']} = {100 * (h['covered_accuracy'] or 0):.1f}%  uncovered "
+            f"{hu['correct']}/{hu['cases']} = {100 * (hu['accuracy'] or 0):.1f}%  wrong {h['wrong']}/{h['cases']} "
+            f"= {100 * (h['wrong_rate'] or 0):.2f}%"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -348,8 +423,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--format", choices=["table", "json"], default="table")
     ap.add_argument("--rows", help="write every case's outcome to this JSON-lines file")
     ap.add_argument("--sets", help="with --drafted: write the drafted sets (per database) to this JSON file")
+    ap.add_argument(
+        "--half", choices=HALVES, help="only this fixed half of the databases (sorted, alternate)"
+    )
+    ap.add_argument("--summarize", metavar="ROWS", help="print the figures of a --rows file; run nothing")
     add_drafted_arguments(ap)
     args = ap.parse_args(argv)
+    if args.summarize:
+        summary = summarize(
+            [json.loads(line) for line in Path(args.summarize).read_text().splitlines() if line]
+        )
+        print(json.dumps(summary, indent=2)) if args.format == "json" else print_summary(summary)
+        return 0
     if args.drafted:
         return drafted_main(args)
     if args.workload:
@@ -361,6 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         c = json.loads(line)
         by_db[c["db_id"]].append(c)
     dbs = sorted(by_db) if not args.db else args.db
+    if args.half:
+        dbs = [d for d in half_of(sorted(by_db), args.half) if d in dbs]
     unknown = [d for d in dbs if d not in by_db]
     if unknown:
         raise SystemExit(f"no cases for {', '.join(unknown)}")
