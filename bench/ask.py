@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ctxtool.runtime import Runtime  # noqa: E402
-from ctxtool.runtime.bind import entities_of  # noqa: E402
-from ctxtool.runtime.text import find_literals  # noqa: E402
+from ctxtool.runtime.question.literals import find_literals  # noqa: E402
+from ctxtool.runtime.question.question import Question  # noqa: E402
+from ctxtool.runtime.question.values import entities_of  # noqa: E402
 
 DOMAIN = [
     "account",
@@ -136,11 +137,11 @@ def run(dsn: str | None, sizes: list[int], repeat: int) -> dict:
                 # matching alone: the same question with its linked values already known
                 lits = find_literals(q)
                 links = rt.linker.link(q, lits)  # cached now
-                ents = entities_of(lits, links)
+                question = Question(q, values=entities_of(lits, links), vocabulary=rt.matcher.set_facts)
                 t1 = time.perf_counter()
-                cands = rt.matcher.rank(q, ents)
+                question, cands = rt.matcher.rank(question)
                 if cands and cands[0].score >= rt.threshold:
-                    rt.plan_from(cands[0], ents)
+                    rt.plan_from(cands[0], list(question.values))
                 match.append((time.perf_counter() - t1) * 1000)
                 key = ans.sql if ans.status == "answered" else None
                 if size == sizes[0]:

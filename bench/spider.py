@@ -229,7 +229,7 @@ def _shape(sql: str) -> str:
 
 def candidate_features(rt: Runtime, case: dict[str, Any]) -> list[dict[str, Any]]:
     """The runtime's top candidates for a case, each with whether its SQL has the gold's shape."""
-    _, cands, _ = rt.understand(case["question"])
+    _, cands = rt.understand(case["question"])
     gold = _shape(case["gold_sql"])
     return [
         {
@@ -272,6 +272,8 @@ def score_database(
             row = {"id": case["id"], "db": db_id, "kind": case["kind"], "ms": round(ms, 3)}
             if ans is not None:
                 row["status"], row["confidence"] = ans.status, ans.confidence
+                if ans.disambiguation:
+                    row["choices"] = list(ans.disambiguation)  # pinned with the answer (bench/pins.py)
             if dump:
                 row["candidates"] = candidate_features(rt, case)
             if ans is None or ans.status != "answered" or not ans.sql:
@@ -279,7 +281,7 @@ def score_database(
                 if error:
                     row["error"] = error
                 elif case["kind"] == "paraphrase":
-                    _, cands, _ = rt.understand(case["question"])
+                    _, cands = rt.understand(case["question"])
                     row["own_closest"] = bool(
                         cands and _squash(cands[0].template.concrete_sql) == _squash(case["gold_sql"])
                     )

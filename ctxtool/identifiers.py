@@ -2,8 +2,8 @@
 
 Schemas name things in run-together words and abbreviations. Drafting turns them into the words of
 a question (:mod:`ctxtool.draft.names`); the runtime reads them to know what a column holds and what
-a question names (:mod:`ctxtool.runtime.answershape`, :mod:`ctxtool.runtime.rivals`,
-:mod:`ctxtool.runtime.matching`). One splitter serves both, from English word frequencies
+a question names (:mod:`ctxtool.runtime.checks.shape`, :mod:`ctxtool.runtime.decide.rivals`,
+:mod:`ctxtool.runtime.matching.matcher`). One splitter serves both, from English word frequencies
 (``wordninja``), never from a vocabulary of one database.
 """
 
@@ -49,8 +49,17 @@ ABBREVIATIONS = {
 }
 
 
-# A one-letter prefix on "name" is the usual shorthand for which name it is (fname, lname).
-_NAME_PREFIX = {"f": "first", "l": "last", "m": "middle"}
+# A one-letter prefix on "name" is the usual shorthand for which of a person's names it is.
+NAME_PREFIX = {"f": "first", "l": "last", "m": "middle"}
+
+
+def name_shorthand(word: str) -> str | None:
+    """A person's name written with its initial (``fname``, ``LName``, ``mname``) as its word
+    (firstname, lastname, middlename); None for any other word."""
+    low = word.lower()
+    if len(low) == 5 and low.endswith("name") and low[0] in NAME_PREFIX:
+        return NAME_PREFIX[low[0]] + "name"
+    return None
 
 
 def split_compound(part: str) -> list[str]:
@@ -63,8 +72,8 @@ def split_compound(part: str) -> list[str]:
     import wordninja
 
     pieces = wordninja.split(low)
-    if len(pieces) == 2 and pieces[1] == "name" and pieces[0] in _NAME_PREFIX:
-        return [_NAME_PREFIX[pieces[0]], "name"]
+    if len(pieces) == 2 and pieces[1] == "name" and pieces[0] in NAME_PREFIX:
+        return [NAME_PREFIX[pieces[0]], "name"]
     if len(pieces) < 2 or len(pieces) > 3 or any(len(p) < 3 and p not in ABBREVIATIONS for p in pieces):
         return _head_split(low) or [part]
     return pieces

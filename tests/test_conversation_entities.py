@@ -12,7 +12,7 @@ import pytest
 from ctxtool.conversations.intent import classify
 from ctxtool.conversations.runner import ConversationRunner
 from ctxtool.conversations.session import SessionMemory
-from ctxtool.runtime import sqlparts
+from ctxtool.runtime.templates import sqlparts
 
 pytestmark = pytest.mark.postgres
 

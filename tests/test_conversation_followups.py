@@ -381,7 +381,7 @@ def test_rewrite_either_parses_or_says_why(question):
     """Any follow-up wording gives SQL that parses, or a FollowupError (never a crash)."""
     from ctxtool.conversations.followup import LinkedFilter
     from ctxtool.errors import CtxtoolError
-    from ctxtool.runtime import sqlparts
+    from ctxtool.runtime.templates import sqlparts
 
     schema = Schema.from_snapshot(_TINY)
     prev = 'SELECT count(*) AS n FROM client c JOIN district d ON d.district_id = c.district_id WHERE d."A3" = $1'

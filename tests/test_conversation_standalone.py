@@ -6,11 +6,12 @@ from __future__ import annotations
 import psycopg
 import pytest
 
+from ctxtool.conversations import attach_session_memory
 from ctxtool.conversations.intent import classify
 from ctxtool.conversations.standalone import computes, stands_alone
+from ctxtool.english.content import content_tokens
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.matching import table_words
-from ctxtool.runtime.text import content_tokens
+from ctxtool.runtime.templates.vocabulary import table_words
 from tests.rt_support import RUNTIME_SET
 
 WORDS = {t: set(table_words(t)) for t in ("invoice", "region", "payment")}
@@ -77,7 +78,8 @@ def test_a_follow_up_stays_one(question, previous):
 
 @pytest.mark.postgres
 def test_in_a_conversation_a_question_of_its_own_is_answered_on_its_own(financial_dsn, data_home):
-    with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False, conversation=True) as rt:
+    with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False) as rt:
+        attach_session_memory(rt)
         first = rt.ask("What is the average loan amount?")
         assert first.source == "template" and len(first.rows) == 1
         second = rt.ask("which district has the most accounts?")

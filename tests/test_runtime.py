@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxtool.cli import cli
+from ctxtool.english.content import content_tokens
 from ctxtool.errors import InputError
-from ctxtool.runtime import AskContext, ModelRequired, Runtime, sqlparts
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.confidence import LEAD_CREDIT
-from ctxtool.runtime.text import content_tokens, find_literals
+from ctxtool.runtime import AskContext, ModelRequired, Runtime
+from ctxtool.runtime.decide.confidence import LEAD_CREDIT
+from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.templates import sqlparts
+from ctxtool.runtime.templates.compiled import compile_item
 from tests.fake_llm import reply, tool_call
 from tests.rt_support import RUNTIME_SET
 
@@ -147,7 +149,7 @@ def test_guard_accepts_ctes_and_unions_over_allowed_tables():
 
 def test_value_searches_per_question_are_bounded(financial_dsn):
     from ctxtool.connectors import connect
-    from ctxtool.runtime.linking import MAX_PHRASES, ValueLinker
+    from ctxtool.runtime.question.linking import MAX_PHRASES, ValueLinker
 
     class Counting:
         def __init__(self, conn):

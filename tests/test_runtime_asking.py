@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import math
 
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.index import ASKING_WEIGHT, ItemIndex
-from ctxtool.runtime.matching import Matcher
-from ctxtool.runtime.text import content_tokens
+from ctxtool.english.content import content_tokens
+from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.index import ASKING_WEIGHT, ItemIndex
+from tests.checks_support import rank
 
 ITEMS = [
     {"nl_query": "Show the genres of all books.", "sql": "SELECT genre FROM book"},
@@ -36,7 +37,7 @@ def _matcher() -> Matcher:
 
 
 def _by_index(question: str) -> dict:
-    return {c.template.index: c for c in _matcher().rank(question, [])}
+    return {c.template.index: c for c in rank(_matcher(), question, [])}
 
 
 def test_which_weighs_as_a_common_word():

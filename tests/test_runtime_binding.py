@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ctxtool.runtime.bind import Entity, bind_slots, entities_of, param_value, split_names, stated_values
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.linking import LinkedValue
-from ctxtool.runtime.matching import Matcher, sql_operators
-from ctxtool.runtime.text import content_tokens, find_literals, operator_spans
-from ctxtool.runtime.usedvalues import stated_by
+from ctxtool.english.content import content_tokens, operator_spans
+from ctxtool.runtime.checks.operators import word_agreement
+from ctxtool.runtime.checks.values import stated_by
+from ctxtool.runtime.matching.binding import bind_slots, param_value
+from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.matching.stated import split_names, stated_values
+from ctxtool.runtime.question.linking import LinkedValue
+from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.question.values import Entity, entities_of
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from tests.checks_support import rank, read
 
 
 def _template(index: int, question: str, sql: str, pintent: str, psql: str) -> Any:
@@ -225,8 +230,8 @@ def test_a_quoted_two_word_name_fills_two_side_by_side_slots():
     assert bind_slots(PUPIL.slots, ents, set()) is None
     # the matcher counts the name once, whole: no "unused" value for the template that takes its words
     matcher = Matcher([PUPIL, NICK], [])
-    by_index = {c.template.index: c for c in matcher.rank(q, _entities(q))}
-    assert by_index[4].unused == [] and by_index[4].bindings
+    by_index = {c.template.index: c for c in rank(matcher, q, _entities(q))}
+    assert by_index[4].finding("unused") is None and by_index[4].bindings
 
 
 def test_the_words_that_build_a_question():
@@ -260,9 +265,9 @@ def test_the_words_that_build_a_question():
 
 
 def test_what_the_sql_computes_agrees_with_the_question_but_is_never_required():
-    assert sql_operators("SELECT count(DISTINCT room) FROM lesson") == {"__count", "__distinct"}
-    assert sql_operators("SELECT name FROM t ORDER BY size DESC LIMIT 1") == {"__max", "__order"}
-    assert "__not" in sql_operators("SELECT id FROM t EXCEPT SELECT id FROM u")
+    assert facts_of("SELECT count(DISTINCT room) FROM lesson").operators == {"__count", "__distinct"}
+    assert facts_of("SELECT name FROM t ORDER BY size DESC LIMIT 1").operators == {"__max", "__order"}
+    assert "__not" in facts_of("SELECT id FROM t EXCEPT SELECT id FROM u").operators
     free = _template(
         0,
         "Which rooms are free?",
@@ -278,19 +283,21 @@ def test_what_the_sql_computes_agrees_with_the_question_but_is_never_required():
         "SELECT name FROM room WHERE name IN (SELECT room FROM lesson)",
     )
     matcher = Matcher([free, booked], [])
-    by_index = {c.template.index: c for c in matcher.rank("Which rooms are not used?", [])}
-    assert by_index[0].factors["operators"] == 1.0  # the NOT IN says "not"
-    assert by_index[1].factors["operators"] < 1.0
+    q = read("Which rooms are not used?", [free, booked])
+    by_index = {c.template.index: c for c in rank(matcher, q.text, [])}
+    # the NOT IN says "not" (the words as the wording and the SQL say them)
+    assert word_agreement(q, by_index[0], free.facts) == 1.0
+    assert word_agreement(q, by_index[1], booked.facts) < 1.0
     # a question that does not say "not" loses nothing against the NOT IN template
-    plain = {c.template.index: c for c in matcher.rank("Which rooms are free?", [])}
-    assert plain[0].factors["operators"] == plain[1].factors["operators"] == 1.0
+    plain = {c.template.index: c for c in rank(matcher, "Which rooms are free?", [])}
+    assert "operators" not in plain[0].factors and "operators" not in plain[1].factors
 
 
 def test_either_of_two_against_a_template_with_one_value():
     q = "How many pupils got either a grade B or C?"
     matcher = Matcher([GRADE], [])
     ents = _entities(q)
-    cands = matcher.rank(q, ents)
+    cands = rank(matcher, q, ents)
     assert cands and cands[0].factors.get("either", 1.0) < 1.0
 
 
@@ -315,7 +322,7 @@ def test_which_asks_for_the_things_a_template_returns():
         "SELECT max(n) FROM (SELECT count(*) AS n FROM lesson GROUP BY room) t",
     )
     matcher = Matcher([names, how_many], [])
-    by_index = {c.template.index: c for c in matcher.rank("Which room has the most lessons?", [])}
+    by_index = {c.template.index: c for c in rank(matcher, "Which room has the most lessons?", [])}
     # "which room" asks for the rooms' names the first template returns ("the name of the room")
     assert "nam" not in by_index[0].missing and by_index[0].t_cov == 1.0
     # a template's own "Which ..." is what "the name of ..." asks, when it returns rows
@@ -326,7 +333,7 @@ def test_which_asks_for_the_things_a_template_returns():
         "Which room has the most lessons?",
         "SELECT r.name FROM room r JOIN lesson l ON l.room = r.name GROUP BY r.name ORDER BY count(*) DESC LIMIT 1",
     )
-    cand = Matcher([which], []).rank("Give the name of the room with the most lessons.", [])[0]
+    cand = rank(Matcher([which], []), "Give the name of the room with the most lessons.", [])[0]
     assert "which" not in cand.missing and cand.t_cov == 1.0
 
 
@@ -338,7 +345,7 @@ def test_the_most_common_is_the_most_counted_and_where_asks_for_a_location():
 
 
 def test_a_word_that_begins_a_run_together_table_name_is_what_the_template_reads():
-    from ctxtool.runtime.schemawords import inside_name
+    from ctxtool.runtime.checks.schema import inside_name
 
     assert inside_name("author", {"authorship"})
     assert inside_name("order", {"shop.customer_orders"})
@@ -361,7 +368,7 @@ def test_a_word_that_begins_a_run_together_table_name_is_what_the_template_reads
     q = "How many papers has the author Kim written?"
     ents = _entities(q)
     stated_values(q, [written], ents)
-    cand = next(c for c in matcher.rank(q, ents) if c.template.index == 0)
+    cand = next(c for c in rank(matcher, q, ents) if c.template.index == 0)
     assert "entities" not in cand.factors
 
 
@@ -395,7 +402,7 @@ def test_a_repeated_value_of_a_column_named_without_its_table_fills_the_slot():
 
 
 def test_a_word_that_ends_a_compound_is_that_compound():
-    from ctxtool.runtime.schemawords import compound_parts
+    from ctxtool.runtime.matching.coverage import compound_parts
 
     towns, hometowns = set(content_tokens("towns")), set(content_tokens("hometowns"))
     assert compound_parts(towns, hometowns) == (towns, hometowns)
@@ -408,12 +415,12 @@ def test_a_word_that_ends_a_compound_is_that_compound():
         "Show the hometowns of all teachers.",
         "SELECT hometown FROM teacher",
     )
-    cand = Matcher([teachers], []).rank("What towns do the teachers come from?", [])[0]
+    cand = rank(Matcher([teachers], []), "What towns do the teachers come from?", [])[0]
     assert "town" not in cand.unexplained and "hometown" not in cand.missing
 
 
 def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
-    from ctxtool.runtime.schemawords import name_of
+    from ctxtool.english.reading import name_of
 
     assert name_of("List them with the name of the building.") == set(content_tokens("building"))
     assert name_of("What are all the room codes, room names, and room descriptions?") == set()
@@ -433,10 +440,10 @@ def test_the_name_of_a_thing_is_the_thing_a_template_returns_and_nothing_else():
     )
     matcher = Matcher([buildings, named], [])
     q = "How many rooms does each building have? List them with the name of the building."
-    cand = next(c for c in matcher.rank(q, []) if c.template.index == 0)
+    cand = next(c for c in rank(matcher, q, []) if c.template.index == 0)
     assert "columns" not in cand.factors
     q = "What are the buildings and the names of the rooms?"
-    cand = next(c for c in matcher.rank(q, []) if c.template.index == 0)
+    cand = next(c for c in rank(matcher, q, []) if c.template.index == 0)
     assert cand.factors.get("columns", 1.0) < 1.0  # the rooms' names: a template without them
 
 
@@ -630,7 +637,7 @@ def test_what_the_question_calls_a_value_and_compound_column_names():
     matcher = Matcher([pupil, teacher], [])
     q = 'How many lessons does the teacher "Eva" give?'
     # the question calls its value a teacher: no pupil's name
-    assert [c.template.index for c in matcher.rank(q, _entities(q))] == [31]
+    assert [c.template.index for c in rank(matcher, q, _entities(q))] == [31]
     phones = _template(
         32,
         "Show the addresses and phones of all schools.",
@@ -646,19 +653,19 @@ def test_what_the_question_calls_a_value_and_compound_column_names():
         "SELECT number FROM room",
     )
     matcher = Matcher([phones, rooms], [])
-    cand = next(c for c in matcher.rank("What are the address and phone number of the schools?", []))
+    cand = next(c for c in rank(matcher, "What are the address and phone number of the schools?", []))
     assert cand.template.index == 32 and "columns" not in cand.factors
-    # "the phone, number and address" names three columns: no compound
+    # "the phone, number and address" asks for three things: the template returns two columns
     cand = next(
         c
-        for c in matcher.rank("What are the phone, number and address of the schools?", [])
+        for c in rank(matcher, "What are the phone, number and address of the schools?", [])
         if c.template.index == 32
     )
-    assert cand.factors.get("columns", 1.0) < 1.0
+    assert cand.factors.get("asks_for_two", 1.0) < 1.0
 
 
 def test_a_value_said_twice_is_one_condition_and_lookalikes_must_be_spelled_alike():
-    from ctxtool.runtime.linking import _spelling_distance
+    from ctxtool.runtime.question.linking import _spelling_distance
 
     q = 'Which pupils are boys (gender "B") in the term "B"?'
     gender = _template(
@@ -670,7 +677,7 @@ def test_a_value_said_twice_is_one_condition_and_lookalikes_must_be_spelled_alik
     )
     ents = _entities(q)
     assert [e.value for e in ents] == ["B", "B"]
-    cand = Matcher([gender], []).rank(q, ents)[0]
+    cand = rank(Matcher([gender], []), q, ents)[0]
     assert "unused" not in cand.factors
     q = "Which rooms have 20 desks and 20 chairs?"
     rooms = _template(
@@ -680,7 +687,7 @@ def test_a_value_said_twice_is_one_condition_and_lookalikes_must_be_spelled_alik
         "Which rooms have $1 desks?",
         "SELECT room FROM desk GROUP BY room HAVING count(*) = $1",
     )
-    cand = Matcher([rooms], []).rank(q, _entities(q))[0]
+    cand = rank(Matcher([rooms], []), q, _entities(q))[0]
     assert cand.factors.get("unused", 1.0) < 1.0  # two numbers may be two conditions
     assert _spelling_distance("Prauge", "Prague") < 0.2
     assert _spelling_distance("Compute the mean price", "Complete Walletectomy") > 0.35

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.columnnames import ColumnNames
-from ctxtool.runtime.content import content_tokens
-from ctxtool.runtime.matching import COLUMN_NOT_READ as COLUMN_ONE
+from ctxtool.english.content import content_tokens
+from ctxtool.runtime.checks.schema import COLUMN_NOT_READ as COLUMN_ONE
+from ctxtool.runtime.templates.vocabulary import ColumnNames
+from tests.checks_support import rank
 from tests.rt_support import offline_runtime
 
 SET = {
@@ -51,12 +52,12 @@ def rt():
 
 
 def test_a_count_of_things_made_is_not_held_against_a_template_that_reads_no_date(rt):
-    best = rt.matcher.rank("Count the number of gadgets made.", [])[0]
+    best = rank(rt.matcher, "Count the number of gadgets made.", [])[0]
     assert best.template.index == 0 and "columns" not in best.factors
-    best = rt.matcher.rank("How many mechanics work here?", [])[0]
+    best = rank(rt.matcher, "How many mechanics work here?", [])[0]
     assert best.template.index == 2 and "columns" not in best.factors
     # "the date made" names the column the count does not read
-    cands = rt.matcher.rank("What is the number of gadgets by date made?", [])
+    cands = rank(rt.matcher, "What is the number of gadgets by date made?", [])
     assert "columns" in next(c for c in cands if c.template.index == 0).factors
 
 
@@ -89,9 +90,9 @@ def named():
 
 
 def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None) -> dict:
-    from ctxtool.runtime.bind import entities_of
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.text import find_literals
+    from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.literals import find_literals
+    from ctxtool.runtime.question.values import entities_of
 
     lits = find_literals(question)
     links = []
@@ -99,7 +100,7 @@ def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None
         at = question.index(value[0])
         links = [LinkedValue(value[0], at, at + len(value[0]), value[0], value[1], "", 0.0, 0)]
     ents = entities_of(lits, links)
-    return next(c for c in rt.matcher.rank(question, ents) if c.template.index == index).factors
+    return next(c for c in rank(rt.matcher, question, ents) if c.template.index == index).factors
 
 
 def test_a_verb_before_a_value_of_its_own_column_says_the_kind_of_value(named):

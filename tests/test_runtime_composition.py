@@ -250,7 +250,7 @@ def test_like_round_trip_on_spanner(spanner_samples_dsn, tmp_path, pattern):
 
 
 def test_a_typo_or_two_is_close_and_another_word_is_not():
-    from ctxtool.runtime.linking import _typo_distance
+    from ctxtool.runtime.question.linking import _typo_distance
 
     assert _typo_distance("Tomasz Wjocik", "Tomasz Wojcik") < 0.1  # transposed
     assert _typo_distance("Margrethe Lindqvist", "Margarethe Lindqvist") < 0.1  # a letter missing

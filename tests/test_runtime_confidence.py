@@ -6,9 +6,9 @@ the constants come from the Spider train kit (docs/runtime.md).
 
 from __future__ import annotations
 
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.confidence import CLEAR_LEAD, LEAD_CREDIT, MIN_LEAD, confident, lead
-from ctxtool.runtime.matching import Candidate
+from ctxtool.runtime.decide.confidence import CLEAR_LEAD, LEAD_CREDIT, MIN_LEAD, confident, lead
+from ctxtool.runtime.matching.candidate import Candidate, Finding
+from ctxtool.runtime.templates.compiled import compile_item
 
 SQL = ["SELECT count(*) FROM store", "SELECT count(DISTINCT city) FROM store", "SELECT name FROM store"]
 TEMPLATES = [
@@ -30,7 +30,7 @@ def cand(
         score,
         {},
         facets=facets or [],
-        checks=checks,
+        findings=[] if checks >= 1.0 else [Finding("a check found something", checks, "some_check")],
         evidence=score,
         lexical=lexical,
         similarity=sim,
@@ -70,7 +70,7 @@ def test_a_clean_candidate_far_ahead_needs_less_evidence():
 
 
 def test_a_near_duplicate_that_says_more_than_the_question_is_no_rival():
-    from ctxtool.runtime.confidence import DOMINATED_LEAD
+    from ctxtool.runtime.decide.confidence import DOMINATED_LEAD
 
     # "ids and hours played for each game": the game template against the student one, whose
     # wording says "student" and explains no word of the question the game one leaves

@@ -1,16 +1,17 @@
 """The runtime within conversations: the history the model gets when it writes SQL (past events, tool
-calls and results), and session memory as a runtime option (``Runtime(..., conversation=True)``)."""
+calls and results), and session memory as a runtime option (``attach_session_memory(Runtime(...))``)."""
 
 from __future__ import annotations
 
 import pytest
 
+from ctxtool.conversations import attach_session_memory
 from ctxtool.conversations.model import Turn
 from ctxtool.conversations.runner import ConversationRunner
 from ctxtool.conversations.store import SQLiteStore
 from ctxtool.conversations.vectors import vectorize_all
 from ctxtool.runtime import AskContext, Runtime
-from ctxtool.runtime.llmsql import history_for_model
+from ctxtool.runtime.llm.prompt import history_for_model
 from tests.fake_llm import reply, tool_call
 from tests.rt_support import RUNTIME_SET
 
@@ -67,7 +68,7 @@ def test_history_drops_orphan_results_and_unanswered_calls():
 
 @pytest.mark.parametrize("position", ["after_main", "before_main"])
 def test_sql_prompt_places_past_events_where_asked(position):
-    from ctxtool.runtime.llmsql import build_messages
+    from ctxtool.runtime.llm.prompt import build_messages
 
     history = [
         {"role": "system", "content": "Past events:\nUser: gold cards", "position": position},
@@ -185,15 +186,16 @@ def test_showprompt_shows_the_same_history(financial_dsn):
 
 @pytest.mark.postgres
 def test_runtime_conversation_option_is_session_memory(financial_dsn, tmp_path, data_home):
-    """``Runtime(..., conversation=True)`` is the profile option: asked without a context, questions
+    """``attach_session_memory(runtime)`` is the profile option: asked without a context, questions
     go through session memory (follow-ups resolve, 10 prompts kept, nothing stored); a named
     conversation in use ignores it."""
-    with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False, conversation=True) as rt:
+    with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False) as rt:
+        attach_session_memory(rt)
         first = rt.ask("How many accounts are there?")
         follow = rt.ask("break it down by frequency")
         assert first.source == "template" and follow.source == "followup"
         assert len(follow.rows) == 3 and sum(r[-1] for r in follow.rows) == first.rows[0][0]
-        memory = rt.session_runner().memory
+        memory = rt.session.memory
         assert [t.prompt for t in memory.history(rt.ref)] == [
             "How many accounts are there?",
             "break it down by frequency",
@@ -219,7 +221,8 @@ def test_a_question_with_its_own_entity_and_measure_is_not_a_followup(financial_
     """Asked after a question about loans, "which district has the most accounts?" names a table the
     previous query does not read and says what to compute: it stands alone (never an ORDER BY over
     the one-row previous result)."""
-    with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False, conversation=True) as rt:
+    with Runtime(RUNTIME_SET, dsn=financial_dsn, use_llm=False) as rt:
+        attach_session_memory(rt)
         first = rt.ask("What is the average loan amount?")
         second = rt.ask("which district has the most accounts?")
         assert first.source == "template"

@@ -35,7 +35,7 @@ def test_a_template_about_another_entity_is_not_suggested():
     ans = rt.ask("What is the average loan amount?", action="showsql")
     assert ans.status != "answered"  # no template averages loan amounts: never a guess
     assert not [d for d in ans.disambiguation if "transaction" in d or "airport" in d], ans.disambiguation
-    _, cands, _ = rt.understand("What is the average loan amount?")
+    _, cands = rt.understand("What is the average loan amount?")
     assert cands[0].template.tables == {"loan"}
     others = [c for c in cands if c.template.tables != {"loan"}]
     assert all(c.score < rt.suggest_threshold for c in others)

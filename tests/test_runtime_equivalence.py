@@ -1,6 +1,14 @@
-"""Two templates that are one query spelled twice are no rival readings (runtime/equivalence.py)."""
+"""Two templates that are one query spelled twice are no rival readings (runtime/templates/equivalence.py)."""
 
-from ctxtool.runtime.equivalence import same_query
+from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.equivalence import same_query as same_templates
+
+
+def same_query(a: str, b: str) -> bool:
+    """The templates of two SQL texts compiled as a set would be, compared."""
+    return same_templates(
+        *(compile_item("template", i, {"sql": s}, "postgres") for i, s in enumerate((a, b)))
+    )
 
 
 def test_qualifiers_and_aliases_do_not_make_another_query():

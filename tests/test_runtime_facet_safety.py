@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime import Runtime, sqlparts
+from ctxtool.runtime import Runtime
+from ctxtool.runtime.templates import sqlparts
 from tests.backends import _pg_create, _pg_drop, unique_name
 
 
@@ -143,7 +144,7 @@ def test_an_order_asked_for_is_an_order_given(peaks_dsn):
     with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
         ans = runtime.ask("What are the names and heights of all peaks, ordered by height?")
         assert ans.status != "answered", ans.sql  # the only unordered template: rows in no order
-        _, cands, _ = runtime.understand("What are the names and heights of all peaks, ordered by height?")
+        _, cands = runtime.understand("What are the names and heights of all peaks, ordered by height?")
         unordered = next(c for c in cands if c.template.index == 0)
         assert "asks for an order" in "; ".join(unordered.reasons)
         ans = runtime.ask("What are the names of the peaks in descending order of height?")
@@ -182,7 +183,7 @@ def test_which_one_has_the_most_is_not_answered_by_a_value(peaks_dsn):
         question = "What is the name of the peak with the greatest height?"
         ans = runtime.ask(question, action="showsql")
         assert ans.status != "answered", ans.sql  # 6500 is no name
-        _, cands, _ = runtime.understand(question)
+        _, cands = runtime.understand(question)
         value = next(c for c in cands if c.template.index == 0)
         assert "returns a value" in "; ".join(value.reasons)
 
@@ -222,7 +223,7 @@ def test_a_comparison_slot_takes_a_number_compared_the_same_way(peaks_dsn):
         ):
             ans = runtime.ask(question, action="showsql")
             assert ans.status != "answered", (question, ans.sql, ans.params)
-            _, cands, _ = runtime.understand(question)
+            _, cands = runtime.understand(question)
             assert not cands, (question, [c.bindings for c in cands])  # the number fills no slot
 
 
@@ -235,22 +236,22 @@ def test_a_facet_on_a_returned_column_named_once_adds_an_unasked_column(peaks_ds
     }
     with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
         question = "What are the names of peaks with a height above 5000?"
-        _, cands, _ = runtime.understand(question)
+        _, cands = runtime.understand(question)
         listing = next(c for c in cands if c.facets)
-        assert "unasked_column" in listing.factors  # "height" is said for the condition only
-        _, cands, _ = runtime.understand("What are the names and heights of peaks with a height above 5000?")
-        assert all("unasked_column" not in c.factors for c in cands)
+        assert "facet_returned" in listing.factors  # "height" is said for the condition only
+        _, cands = runtime.understand("What are the names and heights of peaks with a height above 5000?")
+        assert all("facet_returned" not in c.factors for c in cands)
 
 
 def test_bounds_no_row_meets_together_are_no_and(peaks_dsn):
     lower = _facet("peaks lower than 3500", "peaks lower than $1", "peak.height < 3500", "peak.height < $1")
     data = {"templates": SET["templates"][:1], "facets": [SET["facets"][0], lower]}
     with Runtime(data, dsn=peaks_dsn, use_llm=False) as runtime:
-        _, cands, _ = runtime.understand("What are the names of peaks higher than 3000 and lower than 5000?")
+        _, cands = runtime.understand("What are the names of peaks higher than 3000 and lower than 5000?")
         both = [c for c in cands if len(c.facets) == 2]
         assert both and all("empty_range" not in c.factors for c in both)  # a range rows can be in
         question = "What are the names of peaks higher than 5000 and lower than 3500?"
-        _, cands, _ = runtime.understand(question)
+        _, cands = runtime.understand(question)
         both = [c for c in cands if len(c.facets) == 2]
         assert both and all("empty_range" in c.factors for c in both)
         assert runtime.ask(question, action="showsql").status != "answered"

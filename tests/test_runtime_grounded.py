@@ -1,14 +1,17 @@
-"""Operator words decided by the template's SQL (ctxtool.runtime.grounding): a word only
+"""Operator words decided by the template's SQL (ctxtool.runtime.checks.grounding): a word only
 one side states counts against a candidate only when the SQL computes what the word says (or the
 question asks for something the SQL does not compute). Our own small templates, no database."""
 
 from __future__ import annotations
 
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.grounding import grounded_operators, grounded_ops, sql_realizes
-from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.text import content_tokens
-from ctxtool.runtime.verify import operator_agreement
+from ctxtool.english.content import content_tokens
+from ctxtool.runtime.checks.operators import grounded_operators, grounded_ops, operator_agreement
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
+
+
+def sql_realizes(sql: str) -> frozenset[str]:
+    return facts_of(sql).realizes
 
 
 def ops(text: str) -> set[str]:
@@ -103,7 +106,10 @@ def _tpl(sql: str, nl: str = "q") -> object:
 
 
 def test_two_things_asked_one_column_returned():
-    from ctxtool.runtime.sqlverify import asks_for_two
+    from tests.checks_support import check_on
+
+    def asks_for_two(question: str, tpl) -> str | None:
+        return check_on("asks_for_two", question, tpl)
 
     one = _tpl("SELECT DISTINCT rig FROM boat")
     assert asks_for_two("What are the boats and their rigs?", one)
@@ -117,27 +123,23 @@ def test_two_things_asked_one_column_returned():
 
 
 def test_a_measure_word_that_names_a_column():
-    from ctxtool.runtime.grounding import _named_measures
+    from ctxtool.runtime.checks.operators import named_measures
 
     sql = "SELECT sailor_phone FROM sailor WHERE club = $1"
     q = "What is the phone number of the sailors of club X?"
-    # the words alone may already read no count here (runtime/text.py); the SQL decides either way
+    # the words alone may already read no count here (english/content.py); the SQL decides either way
     q_ops = ops(q) | {"__count"}
-    assert _named_measures(q, sql, q_ops, sql_realizes(sql)) == {"__count"}
+    assert named_measures(q, facts_of(sql), q_ops) == {"__count"}
     # a count asked besides, or a phone the SQL does not read: a count it is
     q2 = "What is the phone number and the number of boats of sailors?"
-    assert _named_measures(q2, sql, ops(q2), sql_realizes(sql)) == set()
-    assert (
-        _named_measures(q, "SELECT name FROM sailor", q_ops, sql_realizes("SELECT name FROM sailor")) == set()
-    )
+    assert named_measures(q2, facts_of(sql), ops(q2)) == set()
+    assert named_measures(q, facts_of("SELECT name FROM sailor"), q_ops) == set()
     # "the total number of" is the count; "the total sails" is a column when the SQL sums nothing
     q3 = "What is the total number of boats?"
-    assert "__sum" in _named_measures(
-        q3, "SELECT count(*) FROM boat", ops(q3) | {"__sum"}, frozenset({"__count"})
-    )
+    assert "__sum" in named_measures(q3, facts_of("SELECT count(*) FROM boat"), ops(q3) | {"__sum"})
     q4 = "What is the total sails of each boat?"
     sql4 = "SELECT name, total_sails FROM boat"
-    assert _named_measures(q4, sql4, ops(q4) | {"__sum"}, sql_realizes(sql4)) == {"__sum"}
+    assert named_measures(q4, facts_of(sql4), ops(q4) | {"__sum"}) == {"__sum"}
 
 
 def test_not_only_but_also_says_both():
@@ -158,7 +160,7 @@ def test_not_only_but_also_says_both():
 
 
 def test_how_many_of_a_column_is_a_measure_not_a_count():
-    from ctxtool.runtime.grounding import counted_measures
+    from ctxtool.english.reading import counted_measures
 
     tpl = _tpl("SELECT avg(sailing_hours) FROM sailor")
     assert counted_measures("How many hours do the sailors sail on average?", tpl.column_words)
@@ -173,7 +175,7 @@ def test_how_many_of_a_column_is_a_measure_not_a_count():
 
 
 def test_the_most_things_is_the_thing_counted_most():
-    from ctxtool.runtime.grounding import implied_ops
+    from ctxtool.runtime.checks.operators import implied_ops
 
     counted = "SELECT club FROM sailor GROUP BY club ORDER BY count(*) DESC LIMIT 1"
     q, t = ops("Which club has the most sailors?"), ops("Which club has the most number of sailors?")
@@ -184,7 +186,7 @@ def test_the_most_things_is_the_thing_counted_most():
 
 
 def test_each_of_the_rows_a_template_returns_lists_them():
-    from ctxtool.runtime.grounding import lists_each
+    from ctxtool.runtime.checks.grouping import lists_each
 
     words = {"sailor": {"sailor"}, "boat": {"boat"}}
     below = _tpl("SELECT name, rating FROM sailor WHERE rating < (SELECT avg(rating) FROM sailor)")
@@ -197,7 +199,7 @@ def test_each_of_the_rows_a_template_returns_lists_them():
 
 
 def test_more_than_n_things_of_a_template_comparing_counts_is_a_count():
-    from ctxtool.runtime.grounding import implied_ops
+    from ctxtool.runtime.checks.operators import implied_ops
 
     having = "SELECT club FROM sailor GROUP BY club HAVING count(*) > $1"
     q, t = (
@@ -210,7 +212,7 @@ def test_more_than_n_things_of_a_template_comparing_counts_is_a_count():
 
 
 def test_each_at_the_end_of_a_phrase_is_the_thing_named_before():
-    from ctxtool.runtime.grounding import lists_each
+    from ctxtool.runtime.checks.grouping import lists_each
 
     words = {"sailor": {"sailor"}, "boat": {"boat"}}
     rows = _tpl("SELECT name, rating FROM sailor ORDER BY name")
@@ -221,7 +223,7 @@ def test_each_at_the_end_of_a_phrase_is_the_thing_named_before():
 
 
 def test_an_aggregate_word_that_names_a_column_asks_for_no_group():
-    from ctxtool.runtime.grounding import lists_each
+    from ctxtool.runtime.checks.grouping import lists_each
 
     words = {"sailor": {"sailor"}}
     rows = _tpl("SELECT name, total_wins FROM sailor ORDER BY total_wins")
@@ -237,7 +239,7 @@ def test_a_comparison_said_around_its_measure():
 
 
 def test_an_end_the_wording_states_of_rows_listed_in_that_order():
-    from ctxtool.runtime.grounding import listed_ends
+    from ctxtool.runtime.checks.operators import listed_ends
 
     listed = sql_realizes("SELECT name FROM race ORDER BY held DESC")
     q, t = (
@@ -264,7 +266,7 @@ def test_an_end_the_wording_states_of_rows_listed_in_that_order():
 
 
 def test_the_total_a_wording_says_in_the_question_s_own_words():
-    from ctxtool.runtime.grounding import said_total
+    from ctxtool.runtime.checks.operators import said_total
 
     summed = sql_realizes("SELECT sum(hours), count(*) FROM voyage WHERE crew < $1")
     t = ops("Show total hours and number of voyages for crews under $1.")

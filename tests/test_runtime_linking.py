@@ -10,8 +10,8 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from typing import Any
 
-from ctxtool.runtime.linking import ValueLinker, candidate_phrases
-from ctxtool.runtime.literals import find_literals
+from ctxtool.runtime.question.linking import ValueLinker, candidate_phrases
+from ctxtool.runtime.question.literals import find_literals
 
 STORED = {
     "Marisol": "shop.buyer_name",
@@ -68,7 +68,7 @@ def test_everyday_words_only_resembling_a_name_are_not_that_name():
 
 
 def test_the_words_of_a_quoted_name_no_search_finds_whole_are_found_one_by_one():
-    from ctxtool.runtime.bind import entities_of
+    from ctxtool.runtime.question.values import entities_of
 
     q = 'Which items did "Annika Bergqvist" buy?'
     linker = ValueLinker([{"query": "SELECT ...", "concept_type": "Shop Value"}], _Shop())

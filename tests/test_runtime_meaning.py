@@ -11,8 +11,9 @@ import pytest
 from ctxtool.embeddings import minilm
 from ctxtool.embeddings.cache import cached_vectors, content_key
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.verify import operator_agreement
+from ctxtool.runtime.checks.operators import operator_agreement
+from ctxtool.runtime.templates.compiled import compile_item
+from tests.checks_support import candidate
 
 pytestmark = pytest.mark.skipif(not minilm.available(), reason="the sentence encoder is not installed")
 
@@ -137,12 +138,13 @@ def test_operator_agreement_by_axis():
 
 def test_compiled_template_reads_columns_and_grouping():
     t = compile_item("template", 0, SET["templates"][0], "postgres")
-    assert t.reads.grouped and "hometown" in t.reads.columns and "hometown" in t.column_words
+    assert t.facts.grouped and "hometown" in t.facts.columns and "hometown" in t.column_words
 
 
 def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
-    from ctxtool.runtime.bind import Entity, bind_slots
-    from ctxtool.runtime.linking import LinkedValue
+    from ctxtool.runtime.matching.binding import bind_slots
+    from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
     data = {
         "templates": [
@@ -164,18 +166,19 @@ def test_disambiguation_offers_distinct_readings_on_the_templates_tables():
     main = link("branch.city", 0)
     main.alternatives = [link("branch.city", 1), link("customer.city", 2)]  # the same reading twice
     entities = [Entity("linked", "Porto", 23, 28, "Porto", link=main)]
-    cand = rt.matcher._score(tpl, ["branch"], entities, [])
-    assert cand is not None and bind_slots(tpl.slots, entities, set())
-    from ctxtool.runtime.plan import ambiguity
+    cand = candidate(tpl, bind_slots(tpl.slots, entities, set()))
+    assert cand.bindings
+    from ctxtool.runtime.decide.decide import ambiguity
 
-    assert ambiguity(cand, entities, rt.dialect) == []
+    assert ambiguity(cand, entities) == []
     ans = rt.ask("Which branches are in 'Porto'?", "showsql")
     assert len(set(ans.disambiguation)) == len(ans.disambiguation)
 
 
 def test_a_code_never_fills_a_slot_of_names():
-    from ctxtool.runtime.bind import Entity, compatibility
-    from ctxtool.runtime.compiled import Slot
+    from ctxtool.runtime.matching.binding import compatibility
+    from ctxtool.runtime.question.values import Entity
+    from ctxtool.runtime.templates.compiled import Slot
 
     city = Slot("1", "text", "city", None, "Porto")
     assert compatibility(Entity("quoted", "Lisbon", 0, 6, "Lisbon"), city) > 0
@@ -216,7 +219,7 @@ def test_calibrated_confidence_is_a_probability_with_its_own_threshold(monkeypat
     data, _ = parameterize_set(SET, "postgres", None)
     rt = Runtime(data, dialect="postgres", use_llm=False, confidence="calibrated")
     assert rt.threshold == 0.9 and rt.matcher.calibrated
-    _, cands, _ = rt.understand("Which model of the car has the minimum horsepower?")
+    _, cands = rt.understand("Which model of the car has the minimum horsepower?")
     assert all(0 <= c.score <= 1 for c in cands) and cands[0].template.index == 1
     assert cands[0].score > cands[1].score and cands[0].evidence > 0
     assert rt.ask("How many teachers live in Lisbon?", "showsql").status != "answered"
@@ -257,9 +260,10 @@ def test_without_the_encoder_words_match_and_each_answer_says_so(monkeypatch):
 
 def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared_with():
     from ctxtool.parameterize import parameterize_set
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.plan import ambiguity, own_reading
+    from ctxtool.runtime.decide.decide import ambiguity
+    from ctxtool.runtime.plan import own_reading
+    from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
     data = {
         "templates": [
@@ -281,10 +285,12 @@ def test_a_value_two_read_tables_hold_is_read_on_the_column_the_slot_is_compared
     main = link("staff.lname", "Smith", 0)  # both tables are the template's: their own tables tie
     main.alternatives = [link("member.lname", "Smith", 1)]
     entities = [Entity("linked", "Smith", 30, 35, "Smith", link=main)]
-    cand = rt.matcher._score(tpl, ["staff", "member"], entities, [])
-    assert cand is not None
-    assert ambiguity(cand, entities, rt.dialect) == []
+    from ctxtool.runtime.matching.binding import bind_slots
+
+    cand = candidate(tpl, bind_slots(tpl.slots, entities, set()))
+    assert cand.bindings
+    assert ambiguity(cand, entities) == []
     assert own_reading(entities[0], tpl.tables, tpl.slots[0]).link.column_key == "member.lname"
     # two values as close on the compared column stay rival readings
     main.alternatives = [link("member.lname", "Smith", 1), link("member.lname", "Smithe", 2)]
-    assert len(ambiguity(cand, entities, rt.dialect)) == 2
+    assert len(ambiguity(cand, entities)) == 2

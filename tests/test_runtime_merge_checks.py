@@ -6,13 +6,20 @@ from __future__ import annotations
 
 import pytest
 
+from ctxtool.english.content import content_tokens
+from ctxtool.english.reading import counted_words, order_key_words
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.answershape import counted_rows_of, counted_thing, counted_words
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.content import content_tokens
-from ctxtool.runtime.matching import Candidate, order_key_words
-from ctxtool.runtime.rivals import decided_against
+from ctxtool.runtime.decide.ranking import decided_against
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.question.question import Question
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from tests.checks_support import check_on
 from tests.rt_support import offline_runtime
+
+
+def counted_thing(question: str, tpl) -> str | None:
+    return check_on("counted_other", question, tpl)
+
 
 SORTS_OTHER = "the question sorts by another column than the template"
 NOT_READ = "the template does not read: "
@@ -116,26 +123,28 @@ def test_a_verb_in_passing_names_no_column(conditions):
 
 def test_a_run_together_column_is_named_by_its_words():
     question = "Show all widget types."
-    q_set = set(content_tokens(question))
+    q = Question(question)
     both = _cand(0, "SELECT widgets.widget, widgets.widgettype FROM widgets")
     types = _cand(1, "SELECT DISTINCT widgets.widgettype FROM widgets")
     # "widget types" names what both return: the question does not tell them apart
-    assert decided_against(question, q_set, both, types) is None
-    assert decided_against(question, q_set, types, both) is None
+    assert decided_against(q, both, types) is None
+    assert decided_against(q, types, both) is None
     # a rival returning neither word is told apart by them (only with the words of ``widgettype``)
     plain = _cand(2, "SELECT widgets.weight FROM widgets")
-    assert decided_against(question, q_set, types, plain)
+    assert decided_against(q, types, plain)
 
 
 # 4. answershape.py: a bare COUNT(*) counts the head noun of its table
 
 
 def test_counted_rows_of_a_bare_count_is_its_tables_head_noun():
-    assert counted_rows_of("SELECT COUNT(*) FROM widget_parts") == {"part"}
-    assert counted_rows_of("SELECT count(*) FROM widget_parts WHERE weight > 3") == {"part"}
-    assert counted_rows_of("SELECT count(*) FROM widget_parts AS p JOIN widgets AS w ON p.wid = w.id") is None
-    assert counted_rows_of("SELECT wid, count(*) FROM widget_parts GROUP BY wid") is None
-    assert counted_rows_of("SELECT count(DISTINCT wid) FROM widget_parts") is None
+    assert facts_of("SELECT COUNT(*) FROM widget_parts").counted_rows == {"part"}
+    assert facts_of("SELECT count(*) FROM widget_parts WHERE weight > 3").counted_rows == {"part"}
+    assert not facts_of(
+        "SELECT count(*) FROM widget_parts AS p JOIN widgets AS w ON p.wid = w.id"
+    ).counted_rows
+    assert not facts_of("SELECT wid, count(*) FROM widget_parts GROUP BY wid").counted_rows
+    assert not facts_of("SELECT count(DISTINCT wid) FROM widget_parts").counted_rows
 
 
 def test_count_the_total_number_of_counts_what_follows():

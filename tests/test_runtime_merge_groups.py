@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.answershape import counted_head
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.content import content_tokens
-from ctxtool.runtime.grounding import counted_measures
-from ctxtool.runtime.pergroup import group_key_words, grouped_otherwise, groups_asked
+from ctxtool.english.content import content_tokens
+from ctxtool.english.reading import counted_head, counted_measures
+from ctxtool.runtime.checks.grouping import grouped_otherwise, groups_asked
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
 
 
 def _words(text: str) -> frozenset[str]:
@@ -36,25 +35,27 @@ NAMED = {_words("shop id"), _words("widget id")}
 
 
 def test_group_key_words_are_the_group_columns_and_their_tables():
-    assert group_key_words(BY_WIDGET) == _words("widget id name")
+    assert facts_of(BY_WIDGET).group_key_words == _words("widget id name")
     # an unqualified column of a one-table query takes that table's words
-    assert group_key_words("SELECT size, count(*) FROM widgets GROUP BY size") == _words("widget size")
-    assert group_key_words("SELECT widget_name FROM widgets") == frozenset()
+    assert facts_of("SELECT size, count(*) FROM widgets GROUP BY size").group_key_words == _words(
+        "widget size"
+    )
+    assert facts_of("SELECT widget_name FROM widgets").group_key_words == frozenset()
 
 
 def test_each_shop_id_is_not_answered_by_groups_of_widgets():
-    assert grouped_otherwise("How many parts belong to each shop id?", BY_WIDGET, NAMED)
+    assert grouped_otherwise("How many parts belong to each shop id?", facts_of(BY_WIDGET), NAMED)
 
 
 def test_each_widget_is_answered_by_groups_of_widgets():
-    assert not grouped_otherwise("How many parts belong to each widget?", BY_WIDGET, NAMED)
-    assert not grouped_otherwise("How many parts belong to each widget id?", BY_WIDGET, NAMED)
+    assert not grouped_otherwise("How many parts belong to each widget?", facts_of(BY_WIDGET), NAMED)
+    assert not grouped_otherwise("How many parts belong to each widget id?", facts_of(BY_WIDGET), NAMED)
 
 
 def test_the_head_noun_a_few_words_later_is_the_group_key():
     # "each size 3 shop" groups by the shop, though "size" names a column
     named = {_words("size"), _words("shop id")}
-    assert not grouped_otherwise("How many parts are in each size 3 shop?", BY_SHOP, named)
+    assert not grouped_otherwise("How many parts are in each size 3 shop?", facts_of(BY_SHOP), named)
 
 
 def test_each_widget_of_a_widget_parts_table_asks_for_groups():
@@ -114,5 +115,5 @@ def test_counted_head_is_the_noun_before_a_verb_or_preposition(question, head):
 def test_the_name_a_select_gives_a_group_column_says_what_it_groups():
     sql = 'SELECT w."Z9" AS size, count(*) FROM widget w GROUP BY w."Z9"'
     size = frozenset(content_tokens("size"))
-    assert size <= group_key_words(sql)
-    assert not grouped_otherwise("How many widgets are there per size?", sql, {size})
+    assert size <= facts_of(sql).group_key_words
+    assert not grouped_otherwise("How many widgets are there per size?", facts_of(sql), {size})

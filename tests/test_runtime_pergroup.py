@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.pergroup import groups_asked
+from ctxtool.runtime.checks.grouping import groups_asked
+from tests.checks_support import rank
 from tests.rt_support import offline_runtime
 
 SHOP = ({"shop"}, {"shop"})
@@ -45,10 +46,10 @@ def rt():
 
 
 def test_an_aggregate_over_every_row_of_the_table_needs_no_group(rt):
-    cands = rt.matcher.rank("What is the highest and lowest stock for every shop?", [])
+    cands = rank(rt.matcher, "What is the highest and lowest stock for every shop?", [])
     first = next(c for c in cands if c.template.index == 0)
     assert "grouping" not in first.factors
-    cands = rt.matcher.rank("What is the highest and lowest stock for every city?", [])
+    cands = rank(rt.matcher, "What is the highest and lowest stock for every city?", [])
     first = next(c for c in cands if c.template.index == 0)
     assert "grouping" in first.factors
 
@@ -61,5 +62,5 @@ def test_a_bare_listing_keeps_the_check(rt):
         ]
     }
     bare = offline_runtime(listing)
-    cands = bare.matcher.rank("What is the name and the total stock of each shop?", [])
+    cands = rank(bare.matcher, "What is the name and the total stock of each shop?", [])
     assert cands and "grouping" in cands[0].factors

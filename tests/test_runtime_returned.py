@@ -1,6 +1,11 @@
-"""What a template returns against what the question asks to be returned (runtime/returned.py)."""
+"""What a template returns against what the question asks to be returned (runtime/checks/returned.py)."""
 
-from ctxtool.runtime.returned import asks_count, count_only_to_order, output_of
+from ctxtool.english.reading import asks_count, count_only_to_order
+from ctxtool.runtime.templates.compiled import facts_of
+
+
+def output_of(sql: str):
+    return facts_of(sql).output
 
 
 def test_output_of_names_the_aggregates_the_select_list_returns() -> None:

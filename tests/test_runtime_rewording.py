@@ -1,4 +1,4 @@
-"""Rewording (ctxtool.runtime.rewording): question words that say the template's words in other
+"""Rewording (ctxtool.runtime.matching.rewording): question words that say the template's words in other
 words (a relation verb of the question's own, a misspelling, a short form) and the template's own
 relation verbs. Our own small templates and a matcher over them, no database."""
 
@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.matching import Matcher
-from ctxtool.runtime.rewording import _edits1, is_verb, reword
+from ctxtool.english.spelling import edits1 as _edits1
+from ctxtool.english.tokens import is_verb
+from ctxtool.runtime.matching.candidate import Finding
+from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.question.question import Question
+from ctxtool.runtime.question.values import entities_of
+from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from tests.checks_support import candidate, read, run_check
 
 
 def test_verbs_are_told_from_nouns():
@@ -17,11 +23,11 @@ def test_verbs_are_told_from_nouns():
 
 
 def test_a_word_after_a_relative_pronoun_is_a_verb():
-    from ctxtool.runtime.rewording import _verb_in
+    from ctxtool.english.reading import verb_in
 
-    assert not is_verb("hold") and _verb_in("hold", "the sailors who hold a licence")
-    assert _verb_in("sail", "the boats that sail to Oslo") and not _verb_in("hold", "the hold of the boat")
-    assert not _verb_in("boat", "the harbours which boat owners use")  # English knows no verb "boat"
+    assert not is_verb("hold") and verb_in("hold", "the sailors who hold a licence")
+    assert verb_in("sail", "the boats that sail to Oslo") and not verb_in("hold", "the hold of the boat")
+    assert not verb_in("boat", "the harbours which boat owners use")  # English knows no verb "boat"
 
 
 def test_one_letter_slips():
@@ -29,11 +35,22 @@ def test_one_letter_slips():
     assert not _edits1("harbour", "harbour") and not _edits1("sailor", "tailors")
 
 
+def _question(matcher: Matcher, question: str, values=None) -> Question:
+    literals = find_literals(question)
+    return Question(
+        question,
+        values=list(values) if values is not None else entities_of(literals, []),
+        vocabulary=matcher.set_facts,
+    )
+
+
 def _matcher_and_candidate(question: str, sql: str, nl: str):
+    """The matcher, the question and the template's candidate as its wording reads it (before the
+    SQL checks and the rewording: ``matcher.verify`` does them)."""
     tpl = compile_item("template", 0, {"nl_query": nl, "sql": sql}, "postgres")
     matcher = Matcher([tpl], [], semantic=None)
-    cands = matcher.rank(question, [])
-    return matcher, cands[0]
+    q = _question(matcher, question)
+    return matcher, q, matcher.read(q, tpl)
 
 
 SQL = "SELECT count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner_id"
@@ -41,56 +58,55 @@ SQL = "SELECT count(*) FROM sailor AS T1 JOIN boat AS T2 ON T1.id = T2.owner_id"
 
 def test_a_verb_of_the_question_alone_is_its_way_of_saying_the_join():
     q = "How many sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
     assert "rent" in cand.unexplained
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and not cand.unexplained
 
 
 def test_a_verb_of_each_side_is_two_relations():
     q = "How many sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors repaired a boat?")
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors repaired a boat?")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence == before
 
 
 def test_a_word_left_unexplained_keeps_the_question_words_as_they_are():
     q = "How many old sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    matcher.verify(qq, cand)
     assert "rent" in cand.unexplained
 
 
 def test_a_misspelling_and_a_short_form_of_the_template_words():
     q = "How many sailors have a boat in the harbuor?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat in the harbour?")
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat in the harbour?")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and not cand.unexplained
 
 
 def test_a_column_word_is_no_relation_verb():
     sql = "SELECT count(*) FROM sailor WHERE sail_count > 0"
     q = "How many sailors sailed?"
-    matcher, cand = _matcher_and_candidate(q, sql, "How many sailors are there?")
+    matcher, qq, cand = _matcher_and_candidate(q, sql, "How many sailors are there?")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence == before
 
 
 def test_a_candidate_a_check_spoke_against_is_left_as_it_is():
     q = "How many sailors rented a boat?"
-    matcher, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
-    cand.checks = 0.75
-    before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
-    assert cand.evidence == before
+    matcher, qq, cand = _matcher_and_candidate(q, SQL, "How many sailors have a boat?")
+    cand.findings.append(Finding("a check spoke against it", 0.75, "some_check", "words"))
+    matcher.verify(qq, cand)
+    assert "rent" in cand.unexplained
 
 
 def test_a_longer_form_is_no_word_of_the_same_stem():
-    from ctxtool.runtime.rewording import _pairs
+    from ctxtool.runtime.matching.rewording import _pairs
 
     assert _pairs({"info"}, {"information"}, {}, {}, set()) == ({"info"}, {"information"})
     assert _pairs({"member"}, {"membership"}, {}, {}, set()) == (set(), set())
@@ -102,7 +118,7 @@ def test_a_longer_form_is_no_word_of_the_same_stem():
 
 
 def test_an_english_synonym_unless_the_schema_names_the_question_word():
-    from ctxtool.runtime.rewording import _pairs
+    from ctxtool.runtime.matching.rewording import _pairs
 
     assert _pairs({"film"}, {"movi"}, {"film": "films"}, {"movi": "movies"}, set()) == ({"film"}, {"movi"})
     # a database with a film table and a movie table: the question's films are that table's
@@ -113,71 +129,68 @@ LIKE_SQL = "SELECT name FROM boat WHERE name LIKE '%' || $1 || '%'"
 
 
 def _like(question: str, nl: str):
-    from ctxtool.runtime.bind import entities_of
-    from ctxtool.runtime.text import find_literals
-
     tpl = compile_item("template", 0, {"nl_query": nl, "sql": LIKE_SQL}, "postgres")
     matcher = Matcher([tpl], [], semantic=None)
-    entities = entities_of(find_literals(question), [])
-    cand = matcher.rank(question, entities)[0]
-    return matcher, cand, entities
+    q = _question(matcher, question)
+    return matcher, q, matcher.read(q, tpl)
 
 
 def test_the_words_of_a_like_said_otherwise():
-    # "substring" already reads as "contain" (runtime/words.py); "as part of" only through the LIKE
+    # "substring" already reads as "contain" (english/lexicon.py); "as part of" only through the LIKE
     q = 'Which boats have "Sea" as part of their name?'
-    matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
+    matcher, qq, cand = _like(q, "Find the names of boats whose name contains $1.")
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and "part" not in cand.unexplained
 
 
 def test_the_template_words_of_a_like_are_asked_when_the_question_says_none():
     q = 'Which boats did "Sea Wolf" build?'
-    matcher, cand, entities = _like(q, "Find the names of boats whose name contains $1.")
-    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    matcher, qq, cand = _like(q, "Find the names of boats whose name contains $1.")
+    matcher.verify(qq, cand)
     assert "contain" in cand.missing
 
 
 def test_the_verb_a_wording_begins_with_is_an_instruction():
-    from ctxtool.runtime.rewording import _imperatives
+    from ctxtool.english.reading import imperatives
 
-    assert _imperatives("Report the names of all sailors. Compute their number.") == {"report", "comput"}
-    assert _imperatives("What is the name of the sailor?") == frozenset()
+    assert imperatives("Report the names of all sailors. Compute their number.") == {"report", "comput"}
+    assert imperatives("What is the name of the sailor?") == frozenset()
     q = "What are the names of all sailors?"
     tpl_sql = "SELECT name FROM sailor"
-    matcher, cand = _matcher_and_candidate(q, tpl_sql, "Report the names of all sailors.")
+    matcher, qq, cand = _matcher_and_candidate(q, tpl_sql, "Report the names of all sailors.")
     assert "report" in cand.missing
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and "report" not in cand.missing
 
 
 def test_a_value_found_for_the_instruction_is_no_value():
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.rewording import instruction_values
+    from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
-    q = "How many sailors are there? Report the number."
-    start = q.index("Report")
-    link = LinkedValue("Report", start, start + 6, "Report", "sailor.name", "name", 0.0, 0)
-    e = Entity("linked", "Report", start, start + 6, "Report", link=link)
-    matcher, cand = _matcher_and_candidate(q, "SELECT count(*) FROM sailor", "How many sailors are there?")
-    cand.unused, cand.factors["unused"] = [0], 0.45
-    cand.score = cand.evidence = 0.45
-    instruction_values(q, [e], cand)
-    assert cand.factors["unused"] == 1.0 and cand.evidence == 1.0
+    tpl = compile_item(
+        "template",
+        0,
+        {"nl_query": "How many sailors are there?", "sql": "SELECT count(*) FROM sailor"},
+        "postgres",
+    )
+
+    def unused(q: str) -> float:
+        start = q.index("Report")
+        link = LinkedValue("Report", start, start + 6, "Report", "sailor.name", "name", 0.0, 0)
+        e = Entity("linked", "Report", start, start + 6, "Report", link=link)
+        found = run_check("unused", read(q, [tpl], [e]), candidate(tpl))
+        return 1.0 if found is None else found.factor
+
+    assert unused("How many sailors are there? Report the number.") == 1.0
     # the same word inside a sentence is a value the question states
-    q2 = "How many sailors named Report are there?"
-    e2 = Entity("linked", "Report", q2.index("Report"), q2.index("Report") + 6, "Report", link=link)
-    cand.factors["unused"], cand.score, cand.evidence = 0.45, 0.45, 0.45
-    instruction_values(q2, [e2], cand)
-    assert cand.factors["unused"] == 0.45
+    assert unused("How many sailors named Report are there?") == 0.45
 
 
 def test_a_relation_read_the_other_way_is_no_rewording():
     """The things both sides name in another order: the verb one side says reverses the relation."""
-    from ctxtool.runtime.rewording import _reversed
+    from ctxtool.runtime.matching.rewording import _reversed
 
     schema = {"shelf", "book"}
     assert _reversed(["shelf", "__max", "book"], ["book", "belong", "__max", "shelf"], schema)
@@ -186,17 +199,19 @@ def test_a_relation_read_the_other_way_is_no_rewording():
 
 
 def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
-    from ctxtool.runtime.rewording import said_ends
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.matching.rewording import said_ends
 
     def ends(question: str, sql: str) -> set[str]:
-        return said_ends(content_tokens(question), sql)[0]
+        return said_ends(content_tokens(question), facts_of(sql))[0]
 
     assert ends("the oldest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1") == {"__min_date"}
     assert ends("the oldest member", "SELECT name FROM member ORDER BY birth_date LIMIT 1") == {"__min_date"}
     assert ends("the youngest member", "SELECT min(age) FROM member") == {"__max_date"}
     assert ends("the shortest trips", "SELECT id FROM trip ORDER BY duration ASC LIMIT 3") >= {"short"}
-    assert said_ends(content_tokens("the oldest member"), "SELECT max(age) FROM member")[1] == {"__max"}
+    assert said_ends(content_tokens("the oldest member"), facts_of("SELECT max(age) FROM member"))[1] == {
+        "__max"
+    }
     # the direction must agree, and a column of no age, date or span says nothing
     assert not ends("the youngest member", "SELECT name FROM member ORDER BY age DESC LIMIT 1")
     assert not ends("the longest trips", "SELECT id FROM trip ORDER BY duration LIMIT 3")
@@ -204,10 +219,8 @@ def test_the_oldest_and_the_longest_are_the_ends_of_an_age_a_date_a_span():
 
 
 def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.linking import LinkedValue
-    from ctxtool.runtime.matching import Candidate
-    from ctxtool.runtime.rewording import instruction_values
+    from ctxtool.runtime.question.linking import LinkedValue
+    from ctxtool.runtime.question.values import Entity
 
     tpl = compile_item(
         "template",
@@ -219,33 +232,28 @@ def test_a_value_found_for_the_end_the_sql_takes_is_that_end():
         "postgres",
     )
 
-    def ask(question: str) -> Candidate:
+    def unused(question: str) -> float:
         start = question.index("est ") - 5
         word = question[start : question.index("est ") + 3]
         link = LinkedValue(word, start, start + len(word), word, "trip.note", "Note", 0.0, 0)
-        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
-        instruction_values(
-            question, [Entity("linked", word, start, start + len(word), word, link=link)], cand
-        )
-        return cand
+        e = Entity("linked", word, start, start + len(word), word, link=link)
+        found = run_check("unused", read(question, [tpl], [e]), candidate(tpl))
+        return 1.0 if found is None else found.factor
 
-    assert ask("Which trip was the shortest one?").factors["unused"] == 1.0
-    assert ask("Which trip was the longest one?").factors["unused"] == 0.5  # the other end: a value still
+    assert unused("Which trip was the shortest one?") == 1.0
+    assert unused("Which trip was the longest one?") < 1.0  # the other end: a value still
 
 
 def test_a_number_the_template_compares_with_as_written_is_used():
-    from ctxtool.runtime.rewording import sql_constants
 
     sql = "SELECT name FROM t GROUP BY name HAVING count(*) >= 2 AND max(x) < 1.5 AND note = '7' ORDER BY name LIMIT 3"
-    assert sql_constants(sql) == {2.0, 1.5}  # no quoted text, no LIMIT
-    assert sql_constants("SELECT a FROM t WHERE b = $1 AND c2 > 0") == {0.0}
+    assert facts_of(sql).constants == {2.0, 1.5}  # no quoted text, no LIMIT
+    assert facts_of("SELECT a FROM t WHERE b = $1 AND c2 > 0").constants == {0.0}
 
 
 def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
-    from ctxtool.runtime.bind import Entity
-    from ctxtool.runtime.literals import Literal
-    from ctxtool.runtime.matching import Candidate
-    from ctxtool.runtime.rewording import instruction_values
+    from ctxtool.runtime.question.literals import Literal
+    from ctxtool.runtime.question.values import Entity
 
     tpl = compile_item(
         "template",
@@ -257,16 +265,16 @@ def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
         "postgres",
     )
 
-    def ask(n: int) -> float:
+    def unused(n: int) -> float:
         q = f"Which names are in {n} or more rows?"
         start = q.index(str(n))
         lit = Literal("number", str(n), start, start + 1, n, bound=True)
-        cand = Candidate(tpl, 0, 0.5, {}, factors={"unused": 0.5}, unused=[0], checks=0.5, evidence=0.5)
-        instruction_values(q, [Entity("number", str(n), start, start + 1, n, literal=lit)], cand)
-        return cand.factors["unused"]
+        e = Entity("number", str(n), start, start + 1, n, literal=lit)
+        found = run_check("unused", read(q, [tpl], [e]), candidate(tpl))
+        return 1.0 if found is None else found.factor
 
-    assert ask(2) == 1.0
-    assert ask(3) == 0.5  # another number: a condition the template leaves out
+    assert unused(2) == 1.0
+    assert unused(3) < 1.0  # another number: a condition the template leaves out
 
 
 # -- operator words said in other words ------------------------------------------------------------
@@ -274,9 +282,9 @@ BOATS = "SELECT name FROM boat WHERE length > (SELECT avg(length) FROM boat)"
 
 
 def _reworded(question: str, sql: str, nl: str):
-    matcher, cand = _matcher_and_candidate(question, sql, nl)
+    matcher, qq, cand = _matcher_and_candidate(question, sql, nl)
     before = (cand.evidence, list(cand.unexplained), list(cand.missing))
-    reword(cand, matcher.question_tokens(question, []), matcher, question)
+    matcher.verify(qq, cand)
     return before, cand
 
 
@@ -388,10 +396,10 @@ def test_a_number_the_wording_spells_out_is_the_question_s_digits():
 def test_two_words_the_wording_runs_together():
     q = "Which sailors tried out?"
     sql = "SELECT s.name FROM sailor AS s JOIN tryout AS t ON s.id = t.sailor_id"
-    matcher, cand = _matcher_and_candidate(q, sql, "Which sailors were in the tryout?")
+    matcher, qq, cand = _matcher_and_candidate(q, sql, "Which sailors were in the tryout?")
     assert {"try", "out"} <= set(cand.unexplained) and "tryout" in cand.missing
     before = cand.evidence
-    reword(cand, matcher.question_tokens(q, []), matcher, q)
+    matcher.verify(qq, cand)
     assert cand.evidence > before and not {"try", "out"} & set(cand.unexplained)
 
 
@@ -406,8 +414,8 @@ def test_two_words_the_wording_runs_together():
     ],
 )
 def test_different_of_a_count_of_distinct_things(question, sql, said):
-    from ctxtool.runtime.rewording import sql_said_ops
-    from ctxtool.runtime.text import content_tokens
+    from ctxtool.english.content import content_tokens
+    from ctxtool.runtime.matching.rewording import sql_said_ops
 
     tpl = compile_item("template", 0, {"nl_query": "How many are there?", "sql": sql}, "postgres")
     q_tokens = set(content_tokens(question))
@@ -418,7 +426,7 @@ def test_words_that_say_nothing_need_no_value_to_fit_well():
     # a quoted piece of a name fits a LIKE slot loosely (a value factor, no disagreement): the light
     # verb "made" is still no condition
     q = 'Which boats made in the yard have "Sea" in their name?'
-    matcher, cand, entities = _like(q, "Find the names of boats in the yard whose name contains $1.")
+    matcher, qq, cand = _like(q, "Find the names of boats in the yard whose name contains $1.")
     assert cand.checks < 0.999 and "mak" in cand.unexplained
-    reword(cand, matcher.question_tokens(q, entities), matcher, q)
+    matcher.verify(qq, cand)
     assert "mak" not in cand.unexplained

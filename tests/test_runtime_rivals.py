@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.confidence import confident, lead
-from ctxtool.runtime.content import content_tokens
-from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.rivals import decided_against, separate
+from ctxtool.runtime.decide.confidence import confident, lead
+from ctxtool.runtime.decide.ranking import decided_against, separate
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.question.question import Question
+from ctxtool.runtime.templates.compiled import compile_item
 
 
 def _cand(i: int, sql: str, score: float = 0.9) -> Candidate:
@@ -15,7 +15,7 @@ def _cand(i: int, sql: str, score: float = 0.9) -> Candidate:
 
 
 def _decided(question: str, a: str, b: str) -> str | None:
-    return decided_against(question, set(content_tokens(question)), _cand(0, a), _cand(1, b))
+    return decided_against(Question(question), _cand(0, a), _cand(1, b))
 
 
 def test_distinct_order_comparison_and_set_operations_the_question_states():
@@ -60,23 +60,21 @@ def test_a_rival_the_question_decides_against_does_not_hold_back_the_best():
     question = "What are the different names of the widgets?"
     cands = [best, near]
     assert not confident(best, cands, 0.7, calibrated=False)
-    separate(question, set(content_tokens(question)), cands)
+    separate(Question(question), cands)
     assert best.apart == {1}
     assert lead(best, cands) == 0.9
     assert confident(best, cands, 0.7, calibrated=False)
 
 
 def test_a_tie_with_a_rival_the_question_decides_against_is_not_asked_back():
-    from ctxtool.runtime.answer import Answer
-    from ctxtool.runtime.decide import choose
+    from ctxtool.runtime.decide.decide import rival_readings
 
     question = "List the widgets in descending order of price."
     best = _cand(0, "SELECT name FROM widget ORDER BY price DESC", 1.0)
     tie = _cand(1, "SELECT name FROM widget ORDER BY price", 1.0)
-    ans = Answer(question=question, action="showsql", status="declined")
-    assert choose([best, tie], [], "postgres", lambda c: "planned", ans) is None
-    separate(question, set(content_tokens(question)), [best, tie])
-    assert choose([best, tie], [], "postgres", lambda c: "planned", ans) == "planned"
+    assert rival_readings([best, tie], [])
+    separate(Question(question), [best, tie])
+    assert rival_readings([best, tie], []) == []
 
 
 def test_what_a_count_or_a_sum_adds_up_is_what_the_question_counts():
@@ -100,12 +98,12 @@ def test_a_tie_the_question_decides_for_the_runner_up_puts_it_first():
     beds = _cand(0, "SELECT sum(bunks) FROM cabins WHERE bunk_type = $1", 1.0)
     rooms = _cand(1, "SELECT count(*) FROM cabins WHERE bunk_type = $1", 1.0)
     cands = [beds, rooms]
-    separate(question, set(content_tokens(question)), cands)
+    separate(Question(question), cands)
     assert cands[0] is rooms and rooms.apart == {0}
     # not out of a lead: a runner-up further behind stays behind
     beds, rooms = _cand(0, beds.template.sql, 0.9), _cand(1, rooms.template.sql, 0.8)
     cands = [beds, rooms]
-    separate(question, set(content_tokens(question)), cands)
+    separate(Question(question), cands)
     assert cands[0] is beds
 
 
@@ -130,13 +128,13 @@ def test_what_the_question_cannot_decide_keeps_the_rival():
 
 
 def test_telling_rivals_apart_never_earns_the_credit_of_a_clear_lead():
-    from ctxtool.runtime.confidence import CLEAR_LEAD, LEAD_CREDIT
+    from ctxtool.runtime.decide.confidence import CLEAR_LEAD, LEAD_CREDIT
 
     low = 0.7 - LEAD_CREDIT + 0.01
     best = _cand(0, "SELECT DISTINCT name FROM widget", low)
     near = _cand(1, "SELECT name FROM widget", low - CLEAR_LEAD + 0.1)
     question = "What are the unique names of the widgets?"
-    separate(question, set(content_tokens(question)), [best, near])
+    separate(Question(question), [best, near])
     assert best.apart == {1}
     assert not confident(best, [best, near], 0.7, calibrated=False)
 
@@ -147,5 +145,5 @@ def test_no_promotion_of_a_runner_up_the_encoder_reads_far_from_the_question():
     rooms = _cand(1, "SELECT count(*) FROM cabins WHERE bunk_type = $1", 1.0)
     beds.similarity, rooms.similarity = 0.98, 0.6
     cands = [beds, rooms]
-    separate(question, set(content_tokens(question)), cands)
+    separate(Question(question), cands)
     assert cands[0] is beds

@@ -1,10 +1,10 @@
-"""Spelling (ctxtool.runtime.spelling) and words said otherwise (the thesaurus in
-ctxtool.runtime.rewording): a question's slips read as the set's words, an English synonym of a
+"""Spelling (ctxtool.runtime.question.spelling) and words said otherwise (the thesaurus in
+ctxtool.runtime.matching.rewording): a question's slips read as the set's words, an English synonym of a
 template's word explained. Our own small sets, no database."""
 
 from __future__ import annotations
 
-from ctxtool.runtime.spelling import Speller, edits1
+from ctxtool.runtime.question.spelling import Speller, edits1
 from tests.rt_support import offline_runtime
 
 WORDINGS = [

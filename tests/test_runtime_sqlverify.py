@@ -1,4 +1,4 @@
-"""The verification of a candidate's SQL against the question (ctxtool.runtime.sqlverify): each check
+"""The verification of a candidate's SQL against the question (ctxtool.runtime.checks.sqlverify): each check
 turns a wrong answer the Spider train kit gave into "no answer", and leaves the right reading of the
 same template answered. Our own small database (customers, staff, rooms, wines, climbers...) with the
 shapes those wrong answers had: a COUNT(DISTINCT) of another thing, a superlative whose direction
@@ -8,19 +8,18 @@ from __future__ import annotations
 
 import pytest
 
+from ctxtool.english.reading import counted_words
 from ctxtool.runtime import Runtime
-from ctxtool.runtime.bind import Entity, own_table_value
-from ctxtool.runtime.compiled import compile_item
-from ctxtool.runtime.conditions import _read_alike
-from ctxtool.runtime.linking import LinkedValue
-from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.sqlverify import (
-    both_values_one_slot,
-    counted_words,
-    name_words,
-    reverse_pairs,
-)
+from ctxtool.runtime.checks.values import read_alike
+from ctxtool.runtime.decide.ranking import reverse_pairs
+from ctxtool.runtime.matching.binding import own_table_value
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.question.linking import LinkedValue
+from ctxtool.runtime.question.values import Entity
+from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.facts import name_words
 from tests.backends import _pg_create, _pg_drop, unique_name
+from tests.checks_support import candidate, compiled, read, run_check
 
 SCHEMA = """
 CREATE TABLE customer (customer_id int PRIMARY KEY, first_name text, city text);
@@ -251,11 +250,11 @@ def test_counted_words():
     assert counted_words("What are the names of wines?") is None
 
 
-def test_stored_values_that_read_alike():
-    assert _read_alike("billy cobam", "billy cobham")  # a missing letter
-    assert _read_alike("praha", "hl m praha")  # the words written are the value's
-    assert _read_alike("nomination", "nominated")  # the same stem
-    assert not _read_alike("dvd drives", "dvd burner")
+def test_stored_values_thatread_alike():
+    assert read_alike("billy cobam", "billy cobham")  # a missing letter
+    assert read_alike("praha", "hl m praha")  # the words written are the value's
+    assert read_alike("nomination", "nominated")  # the same stem
+    assert not read_alike("dvd drives", "dvd burner")
 
 
 def _link(value: str, column: str, distance: float, alternatives=()) -> LinkedValue:
@@ -299,14 +298,10 @@ def test_both_values_for_one_slot():
     q = "Which aircraft serve both Heathrow and Gatwick?"
     start = q.index("Heathrow")
     ents = [Entity("quoted", "Heathrow", start, start + 8, "Heathrow")]
-    cand = Candidate(template=tpl, phrasing=0, score=0.9, bindings={"1": (0, 1.0)})
-    assert both_values_one_slot(q, ents, cand)
-    assert (
-        both_values_one_slot(
-            "Which aircraft serve Heathrow?", [Entity("quoted", "Heathrow", 21, 29, "Heathrow")], cand
-        )
-        is None
-    )
+    cand = candidate(tpl, {"1": (0, 1.0)})
+    assert run_check("both_values", read(q, [tpl], ents), cand)
+    alone = [Entity("quoted", "Heathrow", 21, 29, "Heathrow")]
+    assert run_check("both_values", read("Which aircraft serve Heathrow?", [tpl], alone), cand) is None
 
 
 def _reverse_pair():
@@ -351,10 +346,13 @@ def test_reverse_templates_are_told_apart_by_the_encoder():
     assert cands[0].score == cands[1].score
 
 
-def test_a_word_and_its_prefixed_opposite():
-    from ctxtool.runtime.conditions import prefixed_opposite
+def prefixed_opposite(question: str, wording: str):
+    tpl = compiled(wording, "SELECT name FROM member")
+    return run_check("prefixed_opposite", read(question, [tpl]), candidate(tpl))
 
-    t = "Find all the female members of club $1."
+
+def test_a_word_and_its_prefixed_opposite():
+    t = "Find all the female members of club X."
     assert prefixed_opposite("Find all the male members of club X.", t)
     assert prefixed_opposite("How many male and female members are there?", "How many female members?")
     assert prefixed_opposite("Which boats are inactive?", "Which boats are active?")

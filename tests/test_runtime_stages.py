@@ -8,12 +8,12 @@ import pytest
 
 from ctxtool.errors import InputError
 from ctxtool.runtime.answer import Answer, TemplateUse
-from ctxtool.runtime.bind import Entity
-from ctxtool.runtime.confidence import confident
-from ctxtool.runtime.decide import ask_back, choose
+from ctxtool.runtime.decide.confidence import confident
+from ctxtool.runtime.decide.decide import Decision, ask_back, rival_readings
+from ctxtool.runtime.decide.previous import previous_candidate
 from ctxtool.runtime.execute import rows_text, run
-from ctxtool.runtime.matching import Candidate
-from ctxtool.runtime.previous import previous_candidate
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.question.values import Entity
 from tests.rt_support import offline_runtime
 
 SET = {
@@ -43,16 +43,14 @@ def _answer() -> Answer:
 
 
 def test_a_confident_candidate_without_rivals_is_planned(rt):
-    ans = _answer()
-    plan = choose([_cand(rt, 1, 0.9), _cand(rt, 2, 0.5)], [], "postgres", lambda c: rt.plan_from(c, []), ans)
-    assert plan is not None and plan.sql == "SELECT COUNT(*) FROM agent" and ans.status == "declined"
+    best = _cand(rt, 1, 0.9)
+    assert rival_readings([best, _cand(rt, 2, 0.5)], []) == []
+    assert rt.plan_from(best, []).sql == "SELECT COUNT(*) FROM agent"
 
 
 def test_two_templates_as_close_ask_back_and_below_the_threshold_nothing_is_chosen(rt):
-    ans = _answer()
     cands = [_cand(rt, 1, 0.9), _cand(rt, 2, 0.89)]
-    assert choose(cands, [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
-    assert ans.status == "disambiguate" and len(set(ans.disambiguation)) == 2
+    assert len(set(rival_readings(cands, []))) == 2
     low = _cand(rt, 1, 0.55)
     assert not confident(low, [low], 0.7, calibrated=False)  # below the threshold nothing is chosen
 
@@ -66,42 +64,31 @@ def test_a_question_in_a_templates_own_words_is_not_tied_with_one_the_encoder_re
         c.lexical, c.similarity = 1.0, sim
         return c
 
-    ans = _answer()
-    plan = choose([scored(1, 0.99), scored(2, 0.62)], [], "postgres", lambda c: rt.plan_from(c, []), ans)
-    assert plan is not None and plan.sql == "SELECT COUNT(*) FROM agent"
+    assert rival_readings([scored(1, 0.99), scored(2, 0.62)], []) == []
     # as close to the encoder too: still a rival reading, asked back
-    ans = _answer()
-    assert (
-        choose([scored(1, 0.99), scored(2, 0.95)], [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
-    )
-    assert ans.status == "disambiguate"
+    assert rival_readings([scored(1, 0.99), scored(2, 0.95)], [])
     # and not when the question is not in the template's words (the encoder alone decides nothing)
-    ans = _answer()
-    assert (
-        choose([scored(1, 0.9), scored(2, 0.6)], [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
-    )
+    assert rival_readings([scored(1, 0.9), scored(2, 0.6)], [])
 
 
 def test_two_templates_that_read_the_same_are_offered_once(rt):
-    ans = _answer()
     cands = [_cand(rt, 1, 0.9), _cand(rt, 3, 0.9), _cand(rt, 2, 0.89)]
-    assert choose(cands, [], "postgres", lambda c: rt.plan_from(c, []), ans) is None
-    assert ans.disambiguation == [
+    assert rival_readings(cands, []) == [
         "Did you mean: How many agents are there?",
         "Did you mean: How many agents are on duty?",
     ]
     back = _answer()
-    ask_back(back, [_cand(rt, 1, 0.5), _cand(rt, 3, 0.5)], [], 0.7, 0.35, "postgres")
+    ask_back(back, Decision("none"), [_cand(rt, 1, 0.5), _cand(rt, 3, 0.5)], [], 0.7, 0.35)
     assert back.disambiguation == ["Did you mean: How many agents are there?"]
 
 
 def test_without_a_plan_suggestions_above_the_floor_else_a_decline(rt):
     ans = _answer()
-    ask_back(ans, [_cand(rt, 1, 0.5), _cand(rt, 2, 0.2)], [], 0.7, 0.35, "postgres")
+    ask_back(ans, Decision("none"), [_cand(rt, 1, 0.5), _cand(rt, 2, 0.2)], [], 0.7, 0.35)
     assert ans.status == "disambiguate" and ans.disambiguation == ["Did you mean: How many agents are there?"]
     assert "scored 0.50 (threshold 0.70)" in ans.explanation
     none = _answer()
-    ask_back(none, [_cand(rt, 1, 0.2)], [], 0.7, 0.35, "postgres")
+    ask_back(none, Decision("none"), [_cand(rt, 1, 0.2)], [], 0.7, 0.35)
     assert none.status == "declined" and "no template" in none.text
 
 

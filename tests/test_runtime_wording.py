@@ -11,11 +11,13 @@ import json
 
 import pytest
 
-from ctxtool.runtime.bind import Entity
-from ctxtool.runtime.linking import LinkedValue
-from ctxtool.runtime.matching import UNUSED_LOOKALIKE, UNUSED_VALUE, unused_weight
-from ctxtool.runtime.text import content_tokens, lemma
+from ctxtool.english.content import content_tokens
+from ctxtool.english.tokens import lemma
+from ctxtool.runtime.checks.values import UNUSED_LOOKALIKE, UNUSED_VALUE, unused_weight
+from ctxtool.runtime.question.linking import LinkedValue
+from ctxtool.runtime.question.values import Entity
 from tests.backends import _pg_create, _pg_drop, unique_name
+from tests.checks_support import rank
 
 
 def test_a_noun_spelled_like_a_comparative_is_the_noun():
@@ -138,8 +140,8 @@ def test_function_words_are_not_content():
 
 
 def test_the_columns_a_template_returns_explain_the_words_that_ask_for_them():
-    from ctxtool.runtime.compiled import compile_item
-    from ctxtool.runtime.matching import Matcher
+    from ctxtool.runtime.matching.matcher import Matcher
+    from ctxtool.runtime.templates.compiled import compile_item
 
     items = [
         {"nl_query": "List all the stores in the mall.", "sql": "SELECT store_name FROM store"},
@@ -151,7 +153,7 @@ def test_the_columns_a_template_returns_explain_the_words_that_ask_for_them():
     templates = [compile_item("template", i, t, "postgres") for i, t in enumerate(items)]
     matcher = Matcher(templates, [])
     by_index = {
-        c.template.index: c for c in matcher.rank("What are the names of the stores in the mall?", [])
+        c.template.index: c for c in rank(matcher, "What are the names of the stores in the mall?", [])
     }
     assert by_index[0].unexplained == []  # "names": the template returns store_name
     assert "nam" in by_index[1].unexplained  # a template returning sizes does not answer it

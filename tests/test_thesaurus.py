@@ -1,11 +1,11 @@
-"""The thesaurus (ctxtool.thesaurus): English words of one meaning and their opposites, built from a
+"""The thesaurus (ctxtool.english.thesaurus): English words of one meaning and their opposites, built from a
 WordNet 3.0 dict folder (a small one of our own here) and shipped with ctxtool."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ctxtool import thesaurus
+from ctxtool.english import thesaurus
 
 LICENCE = """  1 This software and database is provided under the following licence.
   2 Our own four-synset fixture, in WordNet 3.0's format.

@@ -89,7 +89,7 @@ def make_runtime(
         raise TypeError(f"make_runtime: unknown options {', '.join(settings)}")
     effective(model)  # a bad value in the environment or the flags fails here, before any work
     VectorSettings().merged(vectors, source="vector flags")
-    return Runtime(
+    rt = Runtime(
         contextset if contextset is not None else context_file or set_ref,
         dsn=None if connector is not None else dsn,
         connector=connector,
@@ -100,8 +100,12 @@ def make_runtime(
         row_cap=row_cap,
         object_list=[o.strip() for o in object_list.split(",") if o.strip()] if object_list else None,
         use_llm=False if no_llm else None,
-        conversation=conversation,
         model_settings=model,
         model_log=stderr_sink,
         vector_settings=vectors,
     )
+    if conversation:  # the profile option: questions asked without a conversation use session memory
+        from ctxtool.conversations.runner import attach_session_memory
+
+        attach_session_memory(rt)
+    return rt

@@ -46,6 +46,7 @@ from ctxtool.compose.types import (
     Retime,
     TimeRange,
 )
+from ctxtool.english.lexicon import DURATION_SECONDS
 from ctxtool.identifiers import words_of
 from ctxtool.mentions import (
     GroupingMention,
@@ -56,7 +57,6 @@ from ctxtool.mentions import (
     TimeMention,
 )
 from ctxtool.runtime.tokens import stem
-from ctxtool.runtime.words import DURATION_SECONDS
 
 Mention = TimeMention | NumberMention | MeasureMention | GroupingMention | OrderMention | LinkedValue
 

@@ -6,14 +6,15 @@
 - :mod:`.chunking` / :mod:`.vectors` - chat vectorization
 - :mod:`.history` - a conversation as chat messages for a model (tool results included)
 - :mod:`.followup` - follow-up questions answered by rewriting the previous query
-- :mod:`.runner` - :class:`ConversationRunner`: asking within a conversation over a runtime
+- :mod:`.runner` - :class:`ConversationRunner`: asking within a conversation over a runtime (and
+  :func:`attach_session_memory`, the profile option ``conversation: true``)
 - :mod:`.evaluate` - question-match / interaction-match accuracy on golden conversations
 """
 
 from __future__ import annotations
 
 from ctxtool.conversations.model import Conversation, ConversationNotFound, Turn
-from ctxtool.conversations.runner import ConversationRunner
+from ctxtool.conversations.runner import ConversationRunner, attach_session_memory
 from ctxtool.conversations.session import SessionMemory
 from ctxtool.conversations.store import ConversationStore, open_store
 
@@ -24,5 +25,6 @@ __all__ = [
     "ConversationStore",
     "SessionMemory",
     "Turn",
+    "attach_session_memory",
     "open_store",
 ]

@@ -21,12 +21,17 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from ctxtool.errors import InputError
+from ctxtool.contextset import load
+from ctxtool.conversations.runner import ConversationRunner
+from ctxtool.conversations.store import SQLiteStore
+from ctxtool.errors import CtxtoolError, InputError
+from ctxtool.jsondoc import load_json
+from ctxtool.runtime.answer import jsonable
+from ctxtool.runtime.core import Runtime
+from ctxtool.runtime.templates import sqlparts
 
 
 def _norm_value(value: Any) -> Any:
-    from ctxtool.runtime.answer import jsonable
-
     if isinstance(value, decimal.Decimal):
         value = float(value)
     value = jsonable(value)
@@ -46,8 +51,6 @@ def normalize_rows(rows: Any, ordered: bool) -> Any:
 
 
 def _is_ordered(sql: str, dialect: str) -> bool:
-    from ctxtool.runtime import sqlparts
-
     try:
         tree = sqlparts.parse(sql, dialect)
     except Exception:  # noqa: BLE001 - an unparsable golden SQL is compared unordered
@@ -56,8 +59,6 @@ def _is_ordered(sql: str, dialect: str) -> bool:
 
 
 def load_golden(path: str) -> dict[str, Any]:
-    from ctxtool.jsondoc import load_json
-
     doc = load_json(path)
     data = doc.data
     if not isinstance(data, dict) or not isinstance(data.get("conversations"), list):
@@ -80,10 +81,6 @@ def evaluate(
 ) -> dict[str, Any]:
     """Run every golden conversation against ``dsn`` without a language model; return the figures
     and the per-turn results."""
-    from ctxtool.conversations.runner import ConversationRunner
-    from ctxtool.conversations.store import SQLiteStore
-    from ctxtool.runtime.core import Runtime
-
     golden = load_golden(golden_path)
     if contextset is None:
         name = golden.get("context_set")
@@ -93,8 +90,6 @@ def evaluate(
             )
         contextset = str(Path(golden_path).resolve().parent / name)
     if isinstance(contextset, str):
-        from ctxtool.contextset import load
-
         contextset = load(contextset)
     dialect = golden.get("dialect") or "postgres"
     turns_out: list[dict[str, Any]] = []
@@ -135,8 +130,6 @@ def evaluate(
 def _run_turn(
     runner: Any, runtime: Any, cid: str, turn: dict[str, Any], dialect: str
 ) -> tuple[bool, dict[str, Any]]:
-    from ctxtool.errors import CtxtoolError
-
     detail: dict[str, Any] = {"question": turn["question"], "pattern": turn.get("pattern")}
     golden = runtime.connector.query(turn["golden_sql"], [], max_rows=10_000)
     try:

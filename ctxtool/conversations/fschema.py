@@ -15,7 +15,7 @@ from sqlglot import exp
 from ctxtool.errors import InputError
 
 # general English only (no words of any one database): words people use for a column's role;
-# plurals and other inflections go through the English lemmas of ctxtool.runtime.text
+# plurals and other inflections go through the English lemmas of ctxtool.english.content
 _SYNONYMS = {
     "sex": "gender",
     "kind": "type",
@@ -26,7 +26,7 @@ _SYNONYMS = {
 
 def base_word(word: str) -> str:
     """The lemma of ``word`` ("regions" -> region, "cards" -> card), then the general synonyms."""
-    from ctxtool.runtime.text import lemma
+    from ctxtool.english.tokens import lemma
 
     w = lemma(word)[0]
     return _SYNONYMS.get(w, w)

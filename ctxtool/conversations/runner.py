@@ -31,12 +31,22 @@ from ctxtool.conversations.standalone import stands_alone
 from ctxtool.conversations.store import ConversationStore
 from ctxtool.conversations.vectors import (
     VectorSettings,
+    estimate_tokens,
     fit_hits,
     render_past_events,
     retrieve,
     vectorize_turn,
 )
+from ctxtool.english.content import content_tokens
+from ctxtool.english.tokens import tokenize
 from ctxtool.errors import CtxtoolError, InputError
+from ctxtool.runtime.answer import Answer, FacetApplied, TemplateUse, jsonable, narrate
+from ctxtool.runtime.core import Runtime
+from ctxtool.runtime.execute import rows_text
+from ctxtool.runtime.pipeline import AskContext
+from ctxtool.runtime.question.literals import find_literals
+from ctxtool.runtime.templates import sqlparts
+from ctxtool.runtime.templates.vocabulary import table_words
 
 SQL_ACTIONS = ("runsql", "showsql", "explainsql", "narrate")
 
@@ -45,7 +55,6 @@ def summarize(
     columns: Sequence[str], rows: Sequence[Sequence[Any]], truncated: bool = False, limit: int = 240
 ) -> str:
     """A short result summary kept with the prompt (never the whole result)."""
-    from ctxtool.runtime.answer import jsonable
 
     if not rows:
         return "no rows"
@@ -57,7 +66,6 @@ def summarize(
 
 def answer_state(ans: Any) -> dict[str, Any]:
     """What a follow-up needs from an answer (no rows: only their column names and count)."""
-    from ctxtool.runtime.answer import jsonable
 
     return {
         "sql": ans.sql,
@@ -76,7 +84,6 @@ def answer_state(ans: Any) -> dict[str, Any]:
 
 def previous_answer(turn: Turn) -> Any:
     """The stored turn as the runtime's ``Answer`` (for the runtime's own follow-up handling)."""
-    from ctxtool.runtime.answer import Answer, FacetApplied, TemplateUse
 
     st = turn.state or {}
     if not st.get("sql"):
@@ -104,7 +111,7 @@ class ConversationRunner:
 
     def __init__(
         self,
-        runtime: Any,
+        runtime: Runtime,
         *,
         store: ConversationStore | None = None,
         profile: str | None = None,
@@ -137,7 +144,7 @@ class ConversationRunner:
         (``Runtime(vector_settings=...)``: the CLI's and ``serve``'s flags) over the defaults."""
         if self._vectors is not None:
             return self._vectors
-        return VectorSettings().merged(getattr(self.runtime, "vector_settings", None), source="vector flags")
+        return VectorSettings().merged(self.runtime.vector_settings, source="vector flags")
 
     @vectors.setter
     def vectors(self, value: VectorSettings) -> None:
@@ -155,7 +162,7 @@ class ConversationRunner:
         """The vector summarizer the settings ask for (None when they summarize nothing)."""
         from ctxtool.conversations.vsummary import summarizer
 
-        return summarizer(getattr(self.runtime, "llm", None), settings)
+        return summarizer(self.runtime.llm, settings)
 
     @property
     def embedder(self) -> Any:
@@ -209,7 +216,6 @@ class ConversationRunner:
         self, question: str, action: str, turns: Sequence[Turn], conversation_id: str | None = None
     ) -> Any:
         """The answer to ``question`` given the earlier ``turns`` (nothing is stored)."""
-        from ctxtool.runtime.core import AskContext
 
         previous = next(
             (t for t in reversed(turns) if (t.state or {}).get("sql") and t.action in SQL_ACTIONS), None
@@ -262,17 +268,13 @@ class ConversationRunner:
         it names ("city" of "the city Leeds") do not count."""
         if intent.kinds != ["filter"] or intent.add_filter or not intent.filter_text:
             return {}
-        from ctxtool.runtime import sqlparts
-        from ctxtool.runtime.matching import table_words
-        from ctxtool.runtime.text import content_tokens, tokenize
 
         st = previous.state or {}
         try:
             read = sqlparts.tables_of(st["sql"], st.get("dialect") or self.runtime.dialect)
         except (CtxtoolError, KeyError):
             return {}
-        matcher = getattr(self.runtime, "matcher", None)
-        tables = set(getattr(matcher, "table_words", {})) | set(self.schema().names)
+        tables = set(self.runtime.table_words) | set(self.schema().names)
         read_words = {w for t in read for w in table_words(t)}
         words: dict[str, str] = {}  # content token -> the word as written
         for tok in tokenize(intent.filter_text):
@@ -304,7 +306,6 @@ class ConversationRunner:
         else the question the conversation started from is asked about the new entity ("How many
         members are there?" -> "How many orders are there?") and the rest of the follow-up ("in
         Leeds") filters that."""
-        from ctxtool.runtime.core import AskContext
 
         history = self.model_history(question, turns, conversation_id)
         ans = self.runtime.ask(question, action, context=AskContext(history=history))
@@ -336,9 +337,6 @@ class ConversationRunner:
     def _reworded(self, turns: Sequence[Turn], word: str) -> str | None:
         """The question the conversation's latest template answer came from, with the word naming
         its entity replaced by ``word`` (None when that is not one clear word)."""
-        from ctxtool.runtime import sqlparts
-        from ctxtool.runtime.matching import table_words
-        from ctxtool.runtime.text import content_tokens
 
         turn = next(
             (
@@ -373,29 +371,23 @@ class ConversationRunner:
             return False
         if previous is not None and self._own_question(question, intent or classify(question), previous):
             return True
-        understand = getattr(self.runtime, "understand", None)
-        if understand is None:
-            return False
         try:
-            _, candidates, _ = understand(question)
+            _, candidates = self.runtime.understand(question)
         except CtxtoolError:
             return False
-        threshold = getattr(self.runtime, "threshold", 0.6)
-        return bool(candidates) and candidates[0].score >= threshold
+        return bool(candidates) and candidates[0].score >= self.runtime.threshold
 
     def _own_question(self, question: str, intent: Intent, previous: Turn) -> str | None:
         """Why ``question`` stands on its own after ``previous`` (see :func:`.standalone.stands_alone`)."""
-        from ctxtool.runtime.text import content_tokens
 
         st = previous.state or {}
-        matcher = getattr(self.runtime, "matcher", None)
-        if matcher is None or not st.get("sql") or leans_on_previous(question):
+        if not st.get("sql") or leans_on_previous(question):
             return None
         return stands_alone(
             content_tokens(question),
             st["sql"],
             st.get("dialect") or self.runtime.dialect,
-            matcher.table_words,
+            self.runtime.table_words,
             intent.kinds,
         )
 
@@ -409,7 +401,7 @@ class ConversationRunner:
         settings = self.vector_settings(conversation_id)
         if not settings.enabled:
             return messages
-        if getattr(self.runtime, "llm", None) is None:
+        if self.runtime.llm is None:
             return messages  # nobody reads the past events without a model
         recent = self.store.recent_prompts(conversation_id, max(settings.retain, 3))
         try:
@@ -424,7 +416,6 @@ class ConversationRunner:
             )
         except CtxtoolError:
             return messages
-        from ctxtool.conversations.vectors import estimate_tokens
 
         used = sum(estimate_tokens(str(m.get("content") or "")) for m in messages) + estimate_tokens(question)
         fitted = fit_hits(hits, used, settings)
@@ -442,8 +433,6 @@ class ConversationRunner:
         return [*messages[:at], block, *messages[at:]]
 
     def _followup(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
-        from ctxtool.runtime.answer import Answer, TemplateUse, narrate
-        from ctxtool.runtime.execute import rows_text
 
         st = previous.state
         dialect = st.get("dialect") or self.runtime.dialect
@@ -487,20 +476,16 @@ class ConversationRunner:
         return ans
 
     def _execute(self, ans: Any) -> None:
-        from ctxtool.runtime.execute import run
 
-        run(getattr(self.runtime, "connector", None), ans, getattr(self.runtime, "row_cap", 1000))
+        self.runtime.execute(ans)
 
     def _link(self, text: str, state: dict[str, Any]) -> list[LinkedFilter]:
         """Values a filter follow-up names: linked through the set's value searches, and years."""
-        from ctxtool.runtime.text import find_literals
 
         literals = find_literals(text)
         out: list[LinkedFilter] = []
-        linker = getattr(self.runtime, "linker", None)
-        if linker is not None:
-            for lv in linker.link(text, literals):
-                out.append(LinkedFilter(lv.column, lv.value, lv.phrase, lv.concept_type))
+        for lv in self.runtime.link_values(text, literals):
+            out.append(LinkedFilter(lv.column, lv.value, lv.phrase, lv.concept_type))
         for lit in literals:
             if lit.kind == "number" and str(lit.text).isdigit() and 1900 <= int(lit.text) <= 2100:
                 column = self._year_column(state)
@@ -516,7 +501,6 @@ class ConversationRunner:
 
     def _previous_year(self, state: dict[str, Any]) -> int | None:
         """The year the previous query filtered on (a parameter compared with a year of a date)."""
-        from ctxtool.runtime import sqlparts
 
         dialect = state.get("dialect") or self.runtime.dialect
         params = list(state.get("params") or [])
@@ -531,7 +515,6 @@ class ConversationRunner:
     def _year_column(self, state: dict[str, Any]) -> str | None:
         """The date column a bare year in a follow-up filters on: the one the previous query compares
         a year with, else the date column of its main table."""
-        from ctxtool.runtime import sqlparts
 
         dialect = state.get("dialect") or self.runtime.dialect
         for slot in sqlparts.slot_columns(state["sql"], dialect).values():
@@ -554,11 +537,10 @@ class ConversationRunner:
     def _facets(self, text: str) -> list[tuple[str, list[Any], str]]:
         """The facet without parameters whose distinctive words the follow-up states best ("only
         women", "for orders not yet paid"): at least half of them, and no other facet as close."""
-        from ctxtool.runtime.text import content_tokens
 
         q = set(content_tokens(text))
         scored = []
-        for facet in getattr(self.runtime, "facets", []):
+        for facet in self.runtime.facets:
             if facet.slots:
                 continue
             tables = {t.lower() for t in facet.tables} | {t.lower().rstrip("s") for t in facet.tables}
@@ -622,3 +604,12 @@ def _relative_year(text: str) -> int:
     if _PREV_YEAR.search(text):
         return -1
     return 0
+
+
+def attach_session_memory(runtime: Runtime, profile: str | None = None) -> ConversationRunner:
+    """Give ``runtime`` a session memory (the profile option ``conversation: true``): questions it is
+    asked without a context are answered by a conversation runner over it, in the memory of the last
+    10 prompts of its profile (never stored). Returns the runner."""
+    runner = ConversationRunner(runtime, profile=profile or runtime.ref, session_conversation=True)
+    runtime.session = runner
+    return runner

@@ -14,7 +14,7 @@ count, an average, "the most") stands alone when:
 
 A question that states no measure ("Lisbon?", "by region", "sort by name") is elliptical and left to
 the follow-up rules. Everything comes from the question's canonical tokens
-(:mod:`ctxtool.runtime.text`) and the set's table words: no vocabulary of any database.
+(:mod:`ctxtool.english.content`) and the set's table words: no vocabulary of any database.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from sqlglot import exp
 
 from ctxtool.errors import CtxtoolError
+from ctxtool.runtime.templates import sqlparts
 
 # canonical measure token -> what the query computes
 MEASURE_TOKENS = {
@@ -42,8 +43,6 @@ _ORDERING_KINDS = frozenset({"topn", "sort", "result", "rank"})
 def computes(sql: str, dialect: str) -> tuple[set[str], bool]:
     """What the outermost SELECT of ``sql`` computes (``count``, ``avg``, ``sum``, ``extreme``) and
     whether it returns one row (aggregates without a GROUP BY, or ``LIMIT 1``)."""
-    from ctxtool.runtime import sqlparts
-
     text, _ = sqlparts.to_sentinels(sql, dialect, "s")
     tree = sqlparts.parse(text, dialect)
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
@@ -75,8 +74,6 @@ def stands_alone(
 
     ``question_tokens`` are the question's canonical tokens, ``table_words`` the set's words per
     table, ``kinds`` what the follow-up rules read in the question (:class:`.intent.Intent`)."""
-    from ctxtool.runtime import sqlparts
-
     tokens = set(question_tokens)
     measures = {MEASURE_TOKENS[t] for t in tokens if t in MEASURE_TOKENS}
     named = {t for t, words in table_words.items() if words & tokens}

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from ctxtool.draft.drafts import Draft
-from ctxtool.runtime.text import content_tokens
+from ctxtool.english.content import content_tokens
 
 DEFAULT_MAX = 250  # templates kept by default: a set a person can still review in one sitting
 

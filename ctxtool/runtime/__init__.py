@@ -10,8 +10,9 @@ actions, the language-model fallback, and evaluation against golden questions.
 from __future__ import annotations
 
 from ctxtool.runtime.answer import ACTIONS, Answer, FacetApplied, TemplateUse
-from ctxtool.runtime.core import AskContext, ModelRequired, Runtime
-from ctxtool.runtime.linking import LinkedValue
+from ctxtool.runtime.core import ModelRequired, Runtime
+from ctxtool.runtime.pipeline import AskContext
+from ctxtool.runtime.question.linking import LinkedValue
 
 __all__ = [
     "ACTIONS",

@@ -9,56 +9,40 @@ no template covers go to the model, whose SQL must be one read-only SELECT over 
 
 from __future__ import annotations
 
-import threading
-import time
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from ctxtool.contextset import ContextSet, normalize_legacy
 from ctxtool.dialects import normalize, positional_style
 from ctxtool.errors import CtxtoolError, InputError
-from ctxtool.runtime import modelsql
+from ctxtool.runtime import pipeline
 from ctxtool.runtime.answer import ACTIONS, Answer
-from ctxtool.runtime.bind import Entity, entities_of
-from ctxtool.runtime.compiled import Compiled, compile_item
-from ctxtool.runtime.confidence import confident
-from ctxtool.runtime.decide import ask_back, choose
-from ctxtool.runtime.execute import rows_text
-from ctxtool.runtime.execute import run as execute_stage
-from ctxtool.runtime.linking import ValueLinker
-from ctxtool.runtime.matching import Candidate, Matcher
-from ctxtool.runtime.modelsql import ModelRequired
+from ctxtool.runtime.decide.confidence import confidence_mode
+from ctxtool.runtime.execute import run as run_sql
+from ctxtool.runtime.llm.model import ModelRequired
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.pipeline import AskContext
 from ctxtool.runtime.plan import Plan, plan_from
-from ctxtool.runtime.present import explain_sql, narrate_answer
-from ctxtool.runtime.previous import previous_candidate
-from ctxtool.runtime.spelling import Speller
-from ctxtool.runtime.sqlverify import review
-from ctxtool.runtime.text import content_tokens, find_literals, tokenize
+from ctxtool.runtime.question.linking import LinkedValue, ValueLinker
+from ctxtool.runtime.question.literals import Literal, find_literals
+from ctxtool.runtime.question.question import Question
+from ctxtool.runtime.question.spelling import Speller
+from ctxtool.runtime.question.values import Entity
+from ctxtool.runtime.templates.compiled import Compiled, compile_item
+from ctxtool.runtime.templates.semantic import semantic_index
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence
-CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.confidence)
+CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.decide.confidence)
 DEFAULT_SUGGEST = 0.35
 
 
 __all__ = ["AskContext", "ModelRequired", "Runtime"]
 
 
-@dataclass
-class AskContext:
-    """What a conversation knows before this question: earlier turns (``{"role", "content"}``, oldest
-    first; sent to the model) and the previous answer (a follow-up such as "and in Pisek?" reuses its
-    template with the new values)."""
-
-    history: list[dict[str, Any]] = field(default_factory=list)
-    previous: Answer | None = None
-
-
 def _load(contextset: Any, store: Any) -> tuple[dict[str, Any], str | None, str]:
-    from ctxtool.contextset import ContextSet
-
     if isinstance(contextset, dict):
-        from ctxtool.contextset import normalize_legacy
-
         data, _ = normalize_legacy(contextset)
         return data, None, "<data>"
     if isinstance(contextset, ContextSet):
@@ -92,15 +76,14 @@ class Runtime:
         row_cap: int = 1000,
         object_list: Sequence[str] | None = None,
         max_link_distance: float = 0.35,
-        conversation: bool = False,
         matcher: str | None = None,
         confidence: str | None = None,
     ) -> None:
         self.data, set_dialect, self.ref = _load(contextset, store)
-        # the profile option ``conversation: true``: questions asked without a context are answered
-        # in session memory (the last 10 prompts of this profile, never stored; see ask())
-        self.conversation = conversation
-        self._session_runner: Any = None
+        # the profile option ``conversation: true``: questions asked without a context are answered by
+        # a session memory (anything with ``ask(question, action)``: the conversation runner
+        # ``ctxtool.conversations.attach_session_memory`` composes over this runtime; see ask())
+        self.session: Any = None
         self._own_connector = False
         if connector is None and dsn:
             from ctxtool.connectors import connect
@@ -119,10 +102,8 @@ class Runtime:
                 f"{self.ref}: the set is written for {set_dialect} placeholders but the database speaks "
                 f"{self.dialect}; use the set written for this engine"
             )
-        from ctxtool.runtime.confidence import confidence_mode
-
         self.confidence = confidence_mode(confidence)
-        calibrated = self.confidence == "calibrated"
+        calibrated = self.calibrated = self.confidence == "calibrated"
         if threshold is None:
             threshold = CALIBRATED_THRESHOLD if calibrated else DEFAULT_THRESHOLD
         self.threshold = threshold
@@ -130,7 +111,6 @@ class Runtime:
         self.row_cap = row_cap
         self.object_list = {o.lower().split(".")[-1] for o in object_list} if object_list else None
         self._snapshot = snapshot
-        self._local = threading.local()  # the question being answered, per thread (servers share a runtime)
         self._llm = llm
         self._use_llm = use_llm
         # how the model is called (ctxtool.llm.settings): ModelSettings, or the explicit values of a
@@ -149,14 +129,12 @@ class Runtime:
             for i, f in enumerate(self.data.get("facets") or [])
             if isinstance(f, dict)
         ]
-        from ctxtool.runtime.candidates import semantic_index
-
-        semantic, self._matcher_warning = semantic_index(self.templates, matcher)
+        semantic, self.matcher_warning = semantic_index(self.templates, matcher)
         self.matcher = Matcher(self.templates, self.facets, semantic=semantic, calibrated=calibrated)
         self.speller = Speller(
             text
             for item in self.templates + self.facets
-            for text in (*(p.text for p in item.phrasings), *item.tables, *item.reads.columns)
+            for text in (*(p.text for p in item.phrasings), *item.tables, *item.facts.columns)
         )
         self.linker = ValueLinker(
             self.data.get("value_searches") or [],
@@ -184,8 +162,6 @@ class Runtime:
         if self._use_llm is False:
             return None
         if self._llm is None:
-            import os
-
             from ctxtool.llm import ENV_BASE_URL, ENV_MODEL, ChatClient
 
             if os.environ.get(ENV_BASE_URL) and os.environ.get(ENV_MODEL):
@@ -197,6 +173,11 @@ class Runtime:
         from ctxtool.llm.settings import Model, effective
 
         return Model(self._llm, effective(self.model_settings), self.model_log)
+
+    @property
+    def table_words(self) -> dict[str, set[str]]:
+        """The set's tables (lower case) -> the words of their names ("orders" -> order)."""
+        return self.matcher.set_facts.table_words
 
     def snapshot(self) -> dict[str, Any]:
         """The schema snapshot (introspected once through the connector when none was given)."""
@@ -262,53 +243,30 @@ class Runtime:
                 )
         return {"dialect": self.dialect, "database": snap.get("database"), "tables": tables}
 
-    def session_runner(self) -> Any:
-        """The :class:`ctxtool.conversations.ConversationRunner` keeping this profile's session memory
-        (``conversation=True``): the last 10 prompts, in memory only."""
-        if self._session_runner is None:
-            from ctxtool.conversations.runner import ConversationRunner
-
-            self._session_runner = ConversationRunner(self, profile=self.ref, session_conversation=True)
-        return self._session_runner
-
-    # -- understanding ----------------------------------------------------------------------------
     @property
-    def _surface(self) -> dict[str, str]:
-        """Normalized token -> the word as the user wrote it (for explanations), of this thread's question."""
-        return getattr(self._local, "surface", {})
+    def conversation(self) -> bool:
+        """Whether questions asked without a context are answered in a session memory."""
+        return self.session is not None
 
-    def understand(self, question: str) -> tuple[list[Entity], list[Candidate], list[dict[str, Any]]]:
-        """The question's values, the ranked candidates and the linked values (no SQL run), its
-        slips of the keyboard read as the set's words as :meth:`ask` reads them (the entities'
-        offsets are in that reading)."""
-        return self._understand(self.speller.correct(question)[0])
+    def link_values(self, text: str, literals: Sequence[Literal] | None = None) -> list[LinkedValue]:
+        """The stored values the phrases of ``text`` name (the set's value searches)."""
+        return self.linker.link(text, find_literals(text) if literals is None else literals)
 
-    def _understand(self, question: str) -> tuple[list[Entity], list[Candidate], list[dict[str, Any]]]:
-        # normalized token -> the word as the user wrote it (for explanations)
-        surface: dict[str, str] = {}
-        for tok in tokenize(question):
-            for norm in content_tokens(tok.text):
-                surface.setdefault(norm, tok.text)
-        self._local.surface = surface
-        literals = find_literals(question)
-        links = self.linker.link(question, literals)
-        entities = entities_of(literals, links)
-        cands = self.matcher.rank(question, entities)
-        cands = review(
-            question,
-            entities,
-            cands,
-            self.matcher.question_tokens(question, entities),
-            self.dialect,
-            self.matcher,
-        )
-        return entities, cands, [lv.to_dict() for lv in links]
+    def execute(self, ans: Answer) -> None:
+        """Run ``ans.sql`` with its parameters, read-only, and put the rows in ``ans``."""
+        run_sql(self.connector, ans, self.row_cap)
+
+    # -- understanding and asking ----------------------------------------------------------------
+    def understand(self, question: str) -> tuple[Question, list[Candidate]]:
+        """The question read (its slips of the keyboard read as the set's words, its values linked)
+        and its ranked candidates, as :meth:`ask` finds them; no SQL is run."""
+        asking = pipeline.understand(self, question.strip())
+        return asking.question, asking.candidates  # type: ignore[return-value]
 
     def plan_from(self, cand: Candidate, entities: list[Entity], source: str = "template") -> Plan:
         """SQL and parameters for a candidate (see :func:`ctxtool.runtime.plan.plan_from`)."""
-        return plan_from(cand, entities, self.dialect, self._surface, source)
+        return plan_from(cand, entities, self.dialect, None, source)
 
-    # -- asking ---------------------------------------------------------------------------------
     def ask(
         self,
         question: str,
@@ -317,102 +275,27 @@ class Runtime:
         context: AskContext | None = None,
         execute: bool | None = None,
     ) -> Answer:
-        """Answer ``question`` with ``action`` (runsql, showsql, explainsql, narrate, chat, showprompt).
+        """Answer ``question`` with ``action`` (runsql, showsql, explainsql, narrate, chat, showprompt):
+        the stages of :mod:`ctxtool.runtime.pipeline`, in order.
 
         ``context`` carries a conversation's history and previous answer for follow-ups. Without one,
-        a runtime made with ``conversation=True`` answers in its session memory (follow-ups such as
-        "break it down by frequency" refine the previous answer); a named conversation
-        (:class:`ctxtool.conversations.ConversationRunner` with a ``conversation_id``) always passes a
-        context, so the session memory is ignored while it is in use.
+        a runtime with a session memory (``session``) answers in it (follow-ups such as "break it
+        down by frequency" refine the previous answer); a named conversation passes a context, so the
+        session memory is ignored while it is in use.
         """
         if action not in ACTIONS:
             raise InputError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
         if not isinstance(question, str) or not question.strip():
             raise InputError("the question is empty; ask something")
+        question = question.strip()
+        if self.session is not None and context is None:
+            # the session memory resolves follow-ups and calls back with a context
+            return self.session.ask(question, action)
         from ctxtool.llm.settings import recording
 
+        ans = Answer(question=question, action=action, status="declined", dialect=self.dialect)
         with recording() as calls:
-            ans = self._ask(question.strip(), action, context, execute)
+            pipeline.run(pipeline.Asking(self, question, action, ans, context, execute))
         if calls:  # model calls at the debug or detailed message level
             ans.model_calls = (ans.model_calls or []) + calls
         return ans
-
-    def _ask(self, question: str, action: str, context: AskContext | None, execute: bool | None) -> Answer:
-        if self.conversation and context is None:
-            # session memory: the conversation runner resolves follow-ups and calls back with a context
-            return self.session_runner().ask(question, action)
-        t0 = time.perf_counter()
-        ans = Answer(question=question, action=action, status="declined", dialect=self.dialect)
-        question, slips = self.speller.correct(question)
-        if slips:
-            ans.warnings.append("read " + ", ".join(f"'{a}' as '{b}'" for a, b in slips.items()))
-        history = context.history if context else []
-        if action == "chat":
-            return modelsql.chat(self.llm, question, history, ans)
-        # understand: the question's values and the ranked candidates
-        entities, cands, links = self._understand(question)
-        ans.linked_values = links
-        if self.connector is None and self.linker.value_searches:
-            ans.warnings.append("values were not linked: there is no database (give --dsn)")
-        ans.warnings.extend(self.linker.warnings)
-        self.linker.warnings.clear()
-        if self._matcher_warning:
-            ans.warnings.append(self._matcher_warning)
-        t1 = time.perf_counter()
-        ans.timings_ms["understand"] = round((t1 - t0) * 1000, 3)
-
-        # decide and plan: the previous answer's template with new values, else the best candidate
-        plan: Plan | None = None
-        best = cands[0] if cands else None
-        sure = best is not None and confident(best, cands, self.threshold, self.confidence == "calibrated")
-        if context and context.previous and not sure:
-            follow = previous_candidate(self.templates, entities, context.previous, self.threshold)
-            if follow is not None:
-                plan = self.plan_from(follow, entities, "followup")
-        if plan is None and sure:
-            plan = choose(cands, entities, self.dialect, lambda c: self.plan_from(c, entities), ans)
-        if action == "showprompt":
-            ans.prompt = modelsql.messages(self, question, cands, links, history)
-            ans.status = "answered"
-            ans.text = "the prompt that would be sent to the language model"
-            if plan is not None:
-                self._apply_plan(ans, plan)
-            return ans
-        if plan is None and ans.status != "disambiguate" and self.llm is not None:
-            plan = modelsql.plan(self, question, cands, links, history, ans)
-        if plan is None:
-            ask_back(ans, cands, entities, self.threshold, self.suggest_threshold, self.dialect)
-            ans.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 3)
-            return ans
-        self._apply_plan(ans, plan)
-        ans.timings_ms["plan"] = round((time.perf_counter() - t1) * 1000, 3)
-
-        # execute and present
-        run = execute if execute is not None else action in ("runsql", "narrate")
-        if action == "explainsql":
-            ans.text = explain_sql(self.llm, ans, plan, self.dialect)
-        elif action == "showsql":
-            ans.text = ans.sql or ""
-        if run:
-            self._execute(ans)
-            if ans.status == "answered":
-                if action == "narrate":
-                    ans.text = narrate_answer(self.llm, ans, plan)
-                elif action == "runsql":
-                    ans.text = rows_text(question, ans)
-        ans.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 3)
-        return ans
-
-    def _apply_plan(self, ans: Answer, plan: Plan) -> None:
-        ans.status = "answered"
-        ans.sql = plan.sql
-        ans.params = plan.params
-        ans.source = plan.source
-        ans.confidence = plan.confidence
-        ans.explanation = plan.explanation
-        ans.template = plan.template
-        ans.facets = plan.facets
-        ans.bindings = plan.bindings
-
-    def _execute(self, ans: Answer) -> None:
-        execute_stage(self.connector, ans, self.row_cap)

@@ -17,6 +17,9 @@ from datetime import date, datetime
 from typing import Any
 
 from ctxtool.errors import CtxtoolError, InputError
+from ctxtool.jsondoc import load_json, pointer
+from ctxtool.runtime.answer import jsonable
+from ctxtool.runtime.templates.sqlparts import parse
 
 UNCOVERED_TAG = "uncovered"
 
@@ -32,8 +35,6 @@ class GoldenQuestion:
 
 def load_golden(path: str) -> list[GoldenQuestion]:
     """Read a golden file: a JSON list (or ``{"questions": [...]}``) of ``{id, database, nlq, golden_sql, tags}``."""
-    from ctxtool.jsondoc import load_json, pointer
-
     doc = load_json(path)
     items = doc.data.get("questions") if isinstance(doc.data, dict) else doc.data
     base = "/questions" if isinstance(doc.data, dict) else ""
@@ -97,8 +98,6 @@ def results_match(gold: list[Any], pred: list[Any], ordered: bool) -> bool:
 def golden_orders(sql: str, dialect: str) -> bool:
     """Whether the golden SQL's outermost query orders its rows."""
     try:
-        from ctxtool.runtime.sqlparts import parse
-
         tree = parse(sql, dialect)
     except CtxtoolError:
         return "order by" in sql.lower()
@@ -157,8 +156,6 @@ class EvalReport:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        from ctxtool.runtime.answer import jsonable
-
         return {
             "summary": self.summary(),
             "questions": [

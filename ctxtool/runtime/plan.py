@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ctxtool.placeholders import find_text_placeholders
-from ctxtool.runtime import sqlparts
-from ctxtool.runtime.answer import FacetApplied, TemplateUse, jsonable
-from ctxtool.runtime.bind import Entity, _on_slot_column, compatibility, own_column_reading, param_value
-from ctxtool.runtime.compiled import Compiled, Slot
-from ctxtool.runtime.matching import Candidate
+from ctxtool.runtime.answer import FacetApplied, TemplateUse
+from ctxtool.runtime.matching.binding import on_slot_column, own_column_reading, param_value
+from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.question.values import Entity
+from ctxtool.runtime.templates import sqlparts
+from ctxtool.runtime.templates.compiled import Slot, filled_intent
 
 
 @dataclass
@@ -31,33 +31,13 @@ class Plan:
     candidate: Candidate | None = None
 
 
-def filled_intent(tpl: Compiled, values: dict[str, Any], dialect: str) -> str:
-    """The template's parameterized intent with ``values`` written in (for explanations)."""
-    text = tpl.parameterized_intent
-    found = find_text_placeholders(text, dialect)
-    out = []
-    last = 0
-    qmark = 0
-    for ph in found:
-        out.append(text[last : ph.start])
-        if ph.kind == "numbered":
-            key = ph.name
-        else:
-            qmark += 1
-            key = str(qmark)
-        out.append(str(jsonable(values.get(key, ph.text))))
-        last = ph.end
-    out.append(text[last:])
-    return "".join(out)
-
-
 def own_reading(e: Entity, tables: set[str] | list[str], slot: Slot | None = None) -> Entity:
     """``e`` read on the template's own tables: a value two columns hold ('Porto' a city of buyers
     and of sellers) is the one on the column the template compares the slot with, else on a table
     the template reads, when that reading is as close."""
     if not e.link:
         return e
-    own = own_column_reading(e.link, slot) if slot and not _on_slot_column(e.link.column_key, slot) else None
+    own = own_column_reading(e.link, slot) if slot and not on_slot_column(e.link.column_key, slot) else None
     if own is not None and own.distance <= e.link.distance + 1e-6:
         rest = [e.link, *(a for a in e.link.alternatives if a is not own)]
         return replace(e, value=own.value, link=replace(own, alternatives=rest))
@@ -112,7 +92,7 @@ def plan_from(
         sql, params = sqlparts.inject_conditions(tpl.sql, dialect, ordered, conditions)
     else:
         sql, params = sqlparts.bind_template(tpl.sql, dialect, ordered)
-    filled = filled_intent(tpl, values, dialect)
+    filled = filled_intent(tpl, values)
     use = TemplateUse(tpl.index, tpl.intent, tpl.parameterized_intent, cand.score, filled)
     parts = [
         f'template #{tpl.index} "{tpl.parameterized_intent}" (confidence {cand.score:.2f}: '
@@ -126,60 +106,3 @@ def plan_from(
         parts.append("words not used: " + ", ".join(cand.unexplained))
     parts.extend(cand.reasons)
     return Plan(sql, params, source, cand.score, "; ".join(parts), use, facets, bindings, cand)
-
-
-def ambiguity(cand: Candidate, entities: list[Entity], dialect: str) -> list[str]:
-    """ "Did you mean" questions when a bound value has equally close alternative readings.
-
-    Only distinct readings count (the same value found twice is one reading), and a value that
-    two columns hold is resolved by the column the template compares the slot with, else by the
-    template's own tables: a reading on a table the template does not read is no rival of one on a
-    table it reads."""
-
-    tables = cand.template.tables
-    for slot in cand.template.slots:
-        e = entities[cand.bindings[slot.key][0]]
-        if not e.link or not e.link.alternatives:
-            continue
-        close = [e.link, *(a for a in e.link.alternatives if a.distance <= e.link.distance + 1e-6)]
-        # one value as close on the very column the SQL compares the slot with: that is the reading
-        pinned = {str(lv.value) for lv in close if _on_slot_column(lv.column_key, slot)}
-        if len(pinned) == 1:
-            continue
-        # readings on the template's own tables first, whichever value search found them first
-        own = any(lv.column_key.split(".")[0] in tables for lv in close)
-        seen = {(e.link.column_key, str(e.link.value))}
-        rivals = []
-        for alt in e.link.alternatives:
-            if alt.distance > e.link.distance + 1e-6:
-                continue
-            if own and alt.column_key.split(".")[0] not in tables:
-                continue
-            key = (alt.column_key, str(alt.value))
-            if key in seen:
-                continue
-            alt_entity = Entity("linked", e.text, e.start, e.end, alt.value, link=alt)
-            if compatibility(alt_entity, slot) >= cand.bindings[slot.key][1] - 1e-6:
-                seen.add(key)
-                rivals.append(alt)
-        readings = [e.link, *rivals]
-        if own:
-            readings = [lv for lv in readings if lv.column_key.split(".")[0] in tables]
-        out: list[str] = []
-        for lv in readings[:5]:
-            values = {
-                s.key: (lv.value if s.key == slot.key else entities[cand.bindings[s.key][0]].value)
-                for s in cand.template.slots
-            }
-            filled = filled_intent(cand.template, values, dialect).rstrip("?. ")
-            choice = f"Did you mean: {filled} ({lv.concept_type} {lv.value!r})?"
-            if choice not in out:
-                out.append(choice)
-        if len(out) > 1:
-            return out
-    return []
-
-
-def did_you_mean(cand: Candidate, entities: list[Entity], dialect: str) -> str:
-    values = {k: entities[i].value for k, (i, _) in cand.bindings.items()}
-    return f"Did you mean: {filled_intent(cand.template, values, dialect).rstrip('?. ')}?"

@@ -7,14 +7,13 @@ from typing import Any
 
 from ctxtool.errors import CtxtoolError
 from ctxtool.runtime.answer import Answer, jsonable, narrate
+from ctxtool.runtime.llm import prompt as llmsql
 from ctxtool.runtime.plan import Plan
 
 
 def explain_sql(llm: Any, ans: Answer, plan: Plan, dialect: str) -> str:
     """The SQL in words: the model's explanation of its own SQL, else what the template answers."""
     if llm is not None and plan.source == "llm":
-        from ctxtool.runtime import llmsql
-
         try:
             return llmsql.explain(llm, ans.question, ans.sql or "", dialect)
         except CtxtoolError as exc:
@@ -35,8 +34,6 @@ def narrate_answer(llm: Any, ans: Answer, plan: Plan) -> str:
     """The rows in a sentence: the model's when one is configured, else a plain one."""
     understood = plan.template.filled_intent if plan.template else None
     if llm is not None:
-        from ctxtool.runtime import llmsql
-
         try:
             return llmsql.narrate(llm, ans.question, ans.sql or "", ans.columns, ans.rows)
         except CtxtoolError as exc:

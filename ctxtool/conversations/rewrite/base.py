@@ -14,6 +14,7 @@ from sqlglot import exp
 
 from ctxtool.conversations.fschema import FollowupError, Schema
 from ctxtool.dialects import normalize
+from ctxtool.runtime.templates import sqlparts
 
 
 @dataclass
@@ -51,8 +52,6 @@ class QueryRewriter:
     """The previous query as a sqlglot tree with its parameters kept as sentinels."""
 
     def __init__(self, sql: str, params: Sequence[Any], dialect: str, schema: Schema | None = None) -> None:
-        from ctxtool.runtime import sqlparts
-
         self._sp = sqlparts
         self.dialect = normalize(dialect)
         self.schema = schema or Schema()

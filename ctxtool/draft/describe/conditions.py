@@ -13,7 +13,7 @@ from ctxtool.draft.describe.scope import Scope, _is_value, _value_text, _year_co
 from ctxtool.draft.describe.words import _article, _expr_label, _join_conditions
 from ctxtool.draft.model import Column, Model, Table
 from ctxtool.draft.phrasing import plural_words
-from ctxtool.runtime.text import lemma
+from ctxtool.english.tokens import lemma
 
 
 def referenced(model: Model, col: Column) -> Table | None:

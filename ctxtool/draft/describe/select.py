@@ -25,7 +25,7 @@ from ctxtool.draft.describe.words import (
 )
 from ctxtool.draft.model import Table
 from ctxtool.draft.phrasing import plural_words, verb
-from ctxtool.runtime.text import lemma
+from ctxtool.english.tokens import lemma
 
 # "the member with the highest age" is "the oldest member" (said of the rows' own age)
 AGE_SUPERLATIVE = {"highest age": "oldest", "lowest age": "youngest"}
