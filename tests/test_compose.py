@@ -44,7 +44,7 @@ def test_fixture_pairs(case: dict) -> None:
 def test_every_composed_query_passes_the_read_only_check() -> None:
     # the runtime's read-only check of generated SQL (the connectors' gate of issue 24 replaces it
     # when it lands): one SELECT, nothing that writes, no locking
-    from ctxtool.runtime.sqlparts import check_read_only_select
+    from ctxtool.runtime.templates.sqlparts import check_read_only_select
 
     composed = [c for c in PAIRS if "expect" in c]
     assert len(composed) >= 60

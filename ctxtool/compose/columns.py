@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from ctxtool.compose.schema import SchemaGraph
 from ctxtool.compose.types import ColumnRef, ComposeError
 from ctxtool.english.lexicon import STOPWORDS
+from ctxtool.english.tokens import lemma
 from ctxtool.identifiers import words_of
-from ctxtool.runtime.tokens import lemma
 
 DATE_KINDS = ("date", "time")  # a type holding either is a date or a timestamp
 _NAME_WORDS = frozenset({"name", "title", "label"})

@@ -47,6 +47,7 @@ from ctxtool.compose.types import (
     TimeRange,
 )
 from ctxtool.english.lexicon import DURATION_SECONDS
+from ctxtool.english.tokens import stem
 from ctxtool.identifiers import words_of
 from ctxtool.mentions import (
     GroupingMention,
@@ -56,7 +57,6 @@ from ctxtool.mentions import (
     OrderMention,
     TimeMention,
 )
-from ctxtool.runtime.tokens import stem
 
 Mention = TimeMention | NumberMention | MeasureMention | GroupingMention | OrderMention | LinkedValue
 

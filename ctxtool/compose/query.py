@@ -13,7 +13,8 @@ from sqlglot import exp
 from ctxtool.compose.schema import SchemaGraph, Step
 from ctxtool.compose.types import ColumnRef, ComposeError
 from ctxtool.dialects import normalize
-from ctxtool.runtime.sqlparts import all_aliases, from_sentinels, generate, parse, table_aliases, to_sentinels
+from ctxtool.runtime.templates.facts import all_aliases, table_aliases
+from ctxtool.runtime.templates.sqlparts import from_sentinels, generate, parse, to_sentinels
 
 
 def identifier(name: str) -> exp.Identifier:

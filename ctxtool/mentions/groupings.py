@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 from ctxtool.english.lexicon import PERIOD_ADJECTIVES, TIME_UNITS
+from ctxtool.english.tokens import lemma
 from ctxtool.mentions.phrases import phrase_after
 from ctxtool.mentions.types import GroupingMention
-from ctxtool.runtime.tokens import lemma
 
 _GROUPING = re.compile(
     r"\b(?:per|for\s+(?:each|every)|in\s+each|(?<!for )(?<!in )each|(?:broken|break(?:ing)?|split)\s+(?:down|out)\s+by|"

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import re
 
-from ctxtool.english.lexicon import CANONICAL_WORDS
+from ctxtool.english.lexicon import CANONICAL_WORDS, NUMBER_WORDS
+from ctxtool.english.tokens import lemma
 from ctxtool.mentions.phrases import phrase_after
 from ctxtool.mentions.types import OrderMention
-from ctxtool.runtime.literals import NUMBER_WORDS
-from ctxtool.runtime.tokens import lemma
 
 _N = r"\d{1,4}|" + "|".join(NUMBER_WORDS)
 _DIRECTION = {"__max": "desc", "__min": "asc", "__max_date": "desc", "__min_date": "asc"}

@@ -8,9 +8,9 @@ import re
 
 from lemminflect import getAllLemmas
 
+from ctxtool.english.content import content_tokens
 from ctxtool.english.lexicon import STOPWORDS
-from ctxtool.runtime.content import content_tokens
-from ctxtool.runtime.tokens import lemma
+from ctxtool.english.tokens import lemma
 
 _WORD = re.compile(r"[A-Za-z][\w'-]*|\S")
 # words that end a noun phrase besides the stop words: the verbs of a clause and linking words

@@ -20,10 +20,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ctxtool.english.lexicon import MONTHS, QUARTER_ORDINALS, TIME_UNITS
+from ctxtool.english.lexicon import MONTHS, NUMBER_WORDS, QUARTER_ORDINALS, TIME_UNITS
 from ctxtool.mentions.periods import add_months, day_range, month_range, quarter_range, year_range
 from ctxtool.mentions.types import RelativeSpan, TimeMention
-from ctxtool.runtime.literals import NUMBER_WORDS
 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _YEAR = r"(?:1[89]\d\d|20\d\d)"
