@@ -202,41 +202,6 @@ DIMENSIONS: dict[str, tuple[str, str | None, str | None]] = {
 NAME_WORDS = {"forename": "firstname", "surname": "lastname"}
 AGGREGATES = frozenset({"__count", "__avg", "__sum", "__max", "__min"})
 
-# time: the months (full and short names), the calendar units with the adjectives of their periods,
-# and the ordinals of a quarter
-MONTHS: dict[str, int] = {
-    name: i + 1
-    for i, name in enumerate(
-        "january february march april may june july august september october november december".split()
-    )
-}
-MONTHS.update({name[:3]: number for name, number in list(MONTHS.items())})
-MONTHS["sept"] = 9
-TIME_UNITS = ("day", "week", "month", "quarter", "year")
-PERIOD_ADJECTIVES = {
-    "daily": "day",
-    "weekly": "week",
-    "monthly": "month",
-    "quarterly": "quarter",
-    "yearly": "year",
-    "annual": "year",
-    "annually": "year",
-}
-QUARTER_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
-# units of time a number can be a duration in, in seconds
-DURATION_SECONDS = {
-    "millisecond": 0.001,
-    "ms": 0.001,
-    "second": 1.0,
-    "sec": 1.0,
-    "minute": 60.0,
-    "min": 60.0,
-    "hour": 3600.0,
-    "hr": 3600.0,
-    "day": 86400.0,
-    "week": 604800.0,
-}
-
 # months by name and their short forms
 MONTHS = {
     m: i + 1
@@ -556,3 +521,30 @@ PERSON_NAMES_SAID = re.compile(
     r"|\bfirst\W+(?:(?:and|or|&)\W+)?(?:middle\W+(?:(?:and|or|&)\W+)?)?(?:last|family|sur) ?names?\b",
     re.I,
 )
+
+# time: the calendar units with the adjectives of their periods, and the ordinals of a quarter
+# (the months are MONTHS above)
+TIME_UNITS = ("day", "week", "month", "quarter", "year")
+PERIOD_ADJECTIVES = {
+    "daily": "day",
+    "weekly": "week",
+    "monthly": "month",
+    "quarterly": "quarter",
+    "yearly": "year",
+    "annual": "year",
+    "annually": "year",
+}
+QUARTER_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+# units of time a number can be a duration in, in seconds
+DURATION_SECONDS = {
+    "millisecond": 0.001,
+    "ms": 0.001,
+    "second": 1.0,
+    "sec": 1.0,
+    "minute": 60.0,
+    "min": 60.0,
+    "hour": 3600.0,
+    "hr": 3600.0,
+    "day": 86400.0,
+    "week": 604800.0,
+}

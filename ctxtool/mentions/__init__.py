@@ -8,7 +8,7 @@ order and limit, each with its span (:mod:`ctxtool.mentions.types`).
     found.groupings[0].grain                        # "month"
 
 Nothing here knows a database: values linked through a set's value searches are the runtime's
-(:mod:`ctxtool.runtime.linking`); what a mention means for a template's SQL is decided by the
+(:mod:`ctxtool.runtime.question.linking`); what a mention means for a template's SQL is decided by the
 composition (:mod:`ctxtool.compose`).
 """
 
