@@ -2,36 +2,55 @@
 
 Machine-readable output goes to stdout; everything meant for a person watching goes to stderr.
 ``NO_COLOR`` (https://no-color.org) is honoured by rich itself; ``CTXTOOL_NO_PROGRESS`` hides bars.
+The consoles are made on first use (a command that prints JSON only never imports rich).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
 
 T = TypeVar("T")
+_CONSOLES: dict[str, Console] = {}
 
-stdout = Console(soft_wrap=True, highlight=False)
-stderr = Console(stderr=True, soft_wrap=True, highlight=False)
+
+def __getattr__(name: str) -> Any:
+    """``stdout`` and ``stderr``: the rich consoles, made on first use."""
+    if name not in ("stdout", "stderr"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return console_for(name)
+
+
+def console_for(name: str) -> Console:
+    """The console of ``stdout`` or ``stderr``."""
+    console = _CONSOLES.get(name)
+    if console is None:
+        # rich is imported when something is printed for a person, not by every command
+        from rich.console import Console
+
+        console = _CONSOLES[name] = Console(stderr=name == "stderr", soft_wrap=True, highlight=False)
+    return console
 
 
 def progress_enabled() -> bool:
-    return stderr.is_terminal and not os.environ.get("CTXTOOL_NO_PROGRESS")
+    return console_for("stderr").is_terminal and not os.environ.get("CTXTOOL_NO_PROGRESS")
 
 
 def make_progress() -> Progress:
     """A progress display on stderr that stays quiet when stderr is not a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=stderr,
+        console=console_for("stderr"),
         transient=True,
         disable=not progress_enabled(),
     )
@@ -49,8 +68,10 @@ def track(items: Iterable[T], description: str, total: int | None = None) -> Ite
 
 
 def warn(message: str) -> None:
-    stderr.print(f"[yellow]warning:[/yellow] {escape(message)}", markup=True, highlight=False)
+    from rich.markup import escape
+
+    console_for("stderr").print(f"[yellow]warning:[/yellow] {escape(message)}", markup=True, highlight=False)
 
 
 def info(message: str) -> None:
-    stderr.print(message, markup=False, highlight=False)
+    console_for("stderr").print(message, markup=False, highlight=False)

@@ -17,3 +17,17 @@ def data_dir() -> Path:
         path = Path.home() / ".local" / "share" / "ctxtool"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def cache_dir() -> Path:
+    """Where ctxtool keeps what it can always compute again and shares between data directories
+    (compiled sets, the sentence encoder's optimized graph): ``$CTXTOOL_CACHE``, else
+    ``$XDG_CACHE_HOME/ctxtool``, else ``~/.cache/ctxtool``. Created on first use."""
+    if os.environ.get("CTXTOOL_CACHE"):
+        path = Path(os.environ["CTXTOOL_CACHE"])
+    elif os.environ.get("XDG_CACHE_HOME"):
+        path = Path(os.environ["XDG_CACHE_HOME"]) / "ctxtool"
+    else:
+        path = Path.home() / ".cache" / "ctxtool"
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -11,7 +11,8 @@ from ctxtool.runtime.matching.candidate import Candidate, FacetUse, Finding
 from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.values import Entity, entities_of
-from ctxtool.runtime.templates.compiled import Compiled, compile_item
+from ctxtool.runtime.templates.compile import compile_item
+from ctxtool.runtime.templates.compiled import Compiled
 from ctxtool.runtime.templates.index import ItemIndex
 from ctxtool.runtime.templates.vocabulary import SetFacts
 

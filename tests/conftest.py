@@ -3,8 +3,25 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 import pytest
+
+_OWN_CACHE: list[str] = []
+
+
+def pytest_configure(config):
+    """One cache directory per test session (compiled sets, the encoder's optimized graph): shared by
+    the tests of the session, never the user's own; removed at the end."""
+    if not os.environ.get("CTXTOOL_CACHE"):
+        _OWN_CACHE.append(tempfile.mkdtemp(prefix="ctxtool-test-cache-"))
+        os.environ["CTXTOOL_CACHE"] = _OWN_CACHE[0]
+
+
+def pytest_unconfigure(config):
+    for path in _OWN_CACHE:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def backend_unavailable(name: str, reason: str) -> None:

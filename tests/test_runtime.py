@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from ctxtool.cli import cli
 from ctxtool.english.content import content_tokens
 from ctxtool.errors import InputError
+from ctxtool.placeholders import find_sql_placeholders
 from ctxtool.runtime import AskContext, ModelRequired, Runtime
 from ctxtool.runtime.decide.confidence import LEAD_CREDIT
 from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.templates import sqlparts
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 from tests.fake_llm import reply, tool_call
 from tests.rt_support import RUNTIME_SET
 
@@ -101,7 +102,7 @@ def test_facet_injection_renumbers_and_never_pastes_values():
     )
     assert "Kladno" not in sql and "9000" not in sql
     assert "c.gender = $" in sql and 'd."A11" > $' in sql
-    numbered = sqlparts.find_sql_placeholders(sql, "postgres")
+    numbered = find_sql_placeholders(sql, "postgres")
     assert sorted({int(p.name) for p in numbered}) == [1, 2, 3, 4]
     # each number binds the value that belongs there
     by_number = {int(p.name): sql[p.start - 12 : p.start] for p in numbered}
@@ -407,7 +408,7 @@ def test_injection_keeps_every_value_bound_to_its_own_placeholder(n_tpl, facets,
         conditions.append((snippet, fvals))
         expected_facet_values += fvals
     out, params = sqlparts.inject_conditions(sql, dialect, values, conditions)
-    found = sqlparts.find_sql_placeholders(out, dialect)
+    found = find_sql_placeholders(out, dialect)
     assert not any(v in out for v in values + expected_facet_values)
     if dialect == "postgres":
         assert sorted({int(p.name) for p in found}) == list(range(1, len(params) + 1))
@@ -461,7 +462,7 @@ def test_any_question_gets_an_answer_object(question):
     ans = _OFFLINE.ask(question, action="showsql")
     assert ans.status in ("answered", "disambiguate", "declined")
     if ans.status == "answered":
-        numbers = {int(p.name) for p in sqlparts.find_sql_placeholders(ans.sql, "postgres")}
+        numbers = {int(p.name) for p in find_sql_placeholders(ans.sql, "postgres")}
         assert numbers == set(range(1, len(ans.params) + 1))  # every parameter bound, none missing
         # a clean candidate far ahead of every other reading answers LEAD_CREDIT below the threshold
         assert ans.confidence >= _OFFLINE.threshold - LEAD_CREDIT

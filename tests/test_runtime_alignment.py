@@ -7,7 +7,7 @@ from __future__ import annotations
 from ctxtool.runtime.checks.schema import compound_columns
 from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.matching.rewording import groups_what_is_asked, sql_words
-from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from ctxtool.runtime.templates.compile import compile_item, facts_of
 from tests.checks_support import rank
 
 

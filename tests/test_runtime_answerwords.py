@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ctxtool.english.reading import asked_items
 from ctxtool.runtime.question.values import Entity
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 from tests.checks_support import check_on
 
 

@@ -11,7 +11,7 @@ import math
 
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime.matching.matcher import Matcher
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 from ctxtool.runtime.templates.index import ASKING_WEIGHT, ItemIndex
 from tests.checks_support import rank
 

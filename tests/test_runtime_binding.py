@@ -19,7 +19,7 @@ from ctxtool.runtime.matching.stated import split_names, stated_values
 from ctxtool.runtime.question.linking import LinkedValue
 from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.values import Entity, entities_of
-from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from ctxtool.runtime.templates.compile import compile_item, facts_of
 from tests.checks_support import rank, read
 
 

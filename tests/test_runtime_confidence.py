@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ctxtool.runtime.decide.confidence import CLEAR_LEAD, LEAD_CREDIT, MIN_LEAD, confident, lead
 from ctxtool.runtime.matching.candidate import Candidate, Finding
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 
 SQL = ["SELECT count(*) FROM store", "SELECT count(DISTINCT city) FROM store", "SELECT name FROM store"]
 TEMPLATES = [

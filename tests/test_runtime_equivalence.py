@@ -1,6 +1,6 @@
 """Two templates that are one query spelled twice are no rival readings (runtime/templates/equivalence.py)."""
 
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 from ctxtool.runtime.templates.equivalence import same_query as same_templates
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ctxtool.english.content import content_tokens
 from ctxtool.runtime.checks.operators import grounded_operators, grounded_ops, operator_agreement
 from ctxtool.runtime.matching.candidate import Candidate
-from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from ctxtool.runtime.templates.compile import compile_item, facts_of
 
 
 def sql_realizes(sql: str) -> frozenset[str]:

@@ -12,7 +12,7 @@ from ctxtool.embeddings import minilm
 from ctxtool.embeddings.cache import cached_vectors, content_key
 from ctxtool.runtime import Runtime
 from ctxtool.runtime.checks.operators import operator_agreement
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 from tests.checks_support import candidate
 
 pytestmark = pytest.mark.skipif(not minilm.available(), reason="the sentence encoder is not installed")

@@ -12,7 +12,7 @@ from ctxtool.runtime import Runtime
 from ctxtool.runtime.decide.ranking import decided_against
 from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.question.question import Question
-from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from ctxtool.runtime.templates.compile import compile_item, facts_of
 from tests.checks_support import check_on
 from tests.rt_support import offline_runtime
 

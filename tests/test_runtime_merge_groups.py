@@ -9,7 +9,7 @@ import pytest
 from ctxtool.english.content import content_tokens
 from ctxtool.english.reading import counted_head, counted_measures
 from ctxtool.runtime.checks.grouping import grouped_otherwise, groups_asked
-from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from ctxtool.runtime.templates.compile import compile_item, facts_of
 
 
 def _words(text: str) -> frozenset[str]:

@@ -1,7 +1,7 @@
 """What a template returns against what the question asks to be returned (runtime/checks/returned.py)."""
 
 from ctxtool.english.reading import asks_count, count_only_to_order
-from ctxtool.runtime.templates.compiled import facts_of
+from ctxtool.runtime.templates.compile import facts_of
 
 
 def output_of(sql: str):

@@ -13,7 +13,7 @@ from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.values import entities_of
-from ctxtool.runtime.templates.compiled import compile_item, facts_of
+from ctxtool.runtime.templates.compile import compile_item, facts_of
 from tests.checks_support import candidate, read, run_check
 
 

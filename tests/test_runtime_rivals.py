@@ -6,7 +6,7 @@ from ctxtool.runtime.decide.confidence import confident, lead
 from ctxtool.runtime.decide.ranking import decided_against, separate
 from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.question.question import Question
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 
 
 def _cand(i: int, sql: str, score: float = 0.9) -> Candidate:

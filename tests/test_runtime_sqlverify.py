@@ -16,7 +16,7 @@ from ctxtool.runtime.matching.binding import own_table_value
 from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.question.linking import LinkedValue
 from ctxtool.runtime.question.values import Entity
-from ctxtool.runtime.templates.compiled import compile_item
+from ctxtool.runtime.templates.compile import compile_item
 from ctxtool.runtime.templates.facts import name_words
 from tests.backends import _pg_create, _pg_drop, unique_name
 from tests.checks_support import candidate, compiled, read, run_check

@@ -141,7 +141,7 @@ def test_function_words_are_not_content():
 
 def test_the_columns_a_template_returns_explain_the_words_that_ask_for_them():
     from ctxtool.runtime.matching.matcher import Matcher
-    from ctxtool.runtime.templates.compiled import compile_item
+    from ctxtool.runtime.templates.compile import compile_item
 
     items = [
         {"nl_query": "List all the stores in the mall.", "sql": "SELECT store_name FROM store"},

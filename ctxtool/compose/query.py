@@ -13,8 +13,9 @@ from sqlglot import exp
 from ctxtool.compose.schema import SchemaGraph, Step
 from ctxtool.compose.types import ColumnRef, ComposeError
 from ctxtool.dialects import normalize
-from ctxtool.runtime.templates.facts import all_aliases, table_aliases
-from ctxtool.runtime.templates.sqlparts import from_sentinels, generate, parse, to_sentinels
+from ctxtool.runtime.templates.params import from_sentinels, to_sentinels
+from ctxtool.runtime.templates.sqlparts import generate, parse
+from ctxtool.runtime.templates.sqlread import all_aliases, table_aliases
 
 
 def identifier(name: str) -> exp.Identifier:

@@ -13,18 +13,28 @@
 
 from __future__ import annotations
 
-from ctxtool.conversations.model import Conversation, ConversationNotFound, Turn
-from ctxtool.conversations.runner import ConversationRunner, attach_session_memory
-from ctxtool.conversations.session import SessionMemory
-from ctxtool.conversations.store import ConversationStore, open_store
+import importlib
+from typing import Any
 
-__all__ = [
-    "Conversation",
-    "ConversationNotFound",
-    "ConversationRunner",
-    "ConversationStore",
-    "SessionMemory",
-    "Turn",
-    "attach_session_memory",
-    "open_store",
-]
+# the package's names, from the module that defines each: a submodule (the vector settings the CLI
+# declares its flags with, the store) loads without the runner, the follow-ups and the runtime
+_EXPORTS = {
+    "Conversation": "model",
+    "ConversationNotFound": "model",
+    "Turn": "model",
+    "ConversationRunner": "runner",
+    "attach_session_memory": "runner",
+    "SessionMemory": "session",
+    "ConversationStore": "store",
+    "open_store": "store",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import sys
 import tempfile
+from array import array
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +60,48 @@ def cached_vectors(encoder: Any, texts: list[str]) -> Any:
             pass  # a read-only home: the vectors are still used, only not kept
     _MEMORY[key] = vectors
     return vectors
+
+
+# the header np.save writes for a 2-D little-endian float32 array in C order
+_NPY_HEADER = re.compile(rb"\{'descr': '<f4', 'fortran_order': False, 'shape': \((\d+), (\d+)\), \}\s*\n")
+
+
+def _npy_rows(raw: bytes, rows: int, dim: int) -> list[bytes] | None:
+    """The rows of an ``.npy`` file as float32 bytes, read without numpy (None: another layout)."""
+    if not raw.startswith(b"\x93NUMPY") or len(raw) < 10:
+        return None
+    major = raw[6]
+    size_bytes = 2 if major == 1 else 4
+    length = int.from_bytes(raw[8 : 8 + size_bytes], "little")
+    start = 8 + size_bytes
+    m = _NPY_HEADER.fullmatch(raw[start : start + length])
+    if m is None or (int(m.group(1)), int(m.group(2))) != (rows, dim):
+        return None
+    body = raw[start + length :]
+    width = dim * 4
+    if len(body) != rows * width:
+        return None
+    return [body[i * width : (i + 1) * width] for i in range(rows)]
+
+
+def cached_rows(encoder: Any, texts: list[str]) -> list[bytes]:
+    """:func:`cached_vectors` as one ``bytes`` of float32 per text; a file cached before is read
+    without importing numpy (what a small set asked one question needs)."""
+    key = content_key(encoder.name, texts)
+    if key not in _MEMORY and sys.byteorder == "little":
+        try:
+            raw = (cache_dir() / f"{key}.npy").read_bytes()
+        except OSError:
+            raw = b""
+        rows = _npy_rows(raw, len(texts), encoder.dim) if raw else None
+        if rows is not None:
+            return rows
+    vectors = cached_vectors(encoder, texts)
+    return [row.astype("<f4").tobytes() for row in vectors]
+
+
+def floats(row: bytes) -> array:
+    """A row of float32 bytes as an array of floats."""
+    out = array("f")
+    out.frombytes(row)
+    return out

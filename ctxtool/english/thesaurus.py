@@ -27,30 +27,24 @@ from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
 
+from ctxtool.english import lemmas as lexicon_lemmas
+from ctxtool.english.sortedlines import SortedLines
+
 DATA = Path(__file__).parent.parent / "data" / "wordnet" / "thesaurus.tsv.gz"
 KINDS = "sadx"  # synonyms, similar adjectives, derivations, antonyms (see the module docstring)
 _WORD = re.compile(r"[a-z][a-z'-]*[a-z]")
-
-try:
-    from lemminflect import getAllLemmas as _lemmas
-except ImportError:  # pragma: no cover - lemminflect is a core dependency
-    _lemmas = None
 
 
 Relations = dict[str, frozenset[str]]  # kind -> related words
 
 
 class Table:
-    """Word -> its relations; a word's line is split only when it is first looked up (the whole
-    table loads in about 40 ms)."""
+    """Word -> its relations, in the text :func:`build` writes (lines sorted by word): a word's line
+    is found by binary search and split only when it is first looked up (nothing is read before)."""
 
-    def __init__(self, text: str) -> None:
-        self._lines: dict[str, str] = {}
+    def __init__(self, text: str | bytes) -> None:
+        self._lines = SortedLines(text.encode("utf-8") if isinstance(text, str) else text)
         self._parsed: dict[str, Relations] = {}
-        for line in text.splitlines():
-            if line and not line.startswith("#"):
-                word, _, rest = line.partition("\t")
-                self._lines[word] = rest
 
     def __contains__(self, word: str) -> bool:
         return word in self._lines
@@ -59,10 +53,10 @@ class Table:
         """The word's relations (none for a word the table does not hold)."""
         rel = self._parsed.get(word)
         if rel is None:
-            line = self._lines.get(word)
-            if line is None:
+            lines = self._lines.get(word)
+            if not lines:
                 return {}
-            rel = self._parsed[word] = {f[0]: frozenset(f[2:].split(" ")) for f in line.split("\t")}
+            rel = self._parsed[word] = {f[0]: frozenset(f[2:].split(" ")) for f in lines[0].split("\t")}
         return rel
 
 
@@ -70,7 +64,7 @@ class Table:
 def table() -> Table:
     """The shipped table (the text :func:`build` writes), read once; empty when the file is missing."""
     try:
-        return Table(gzip.decompress(DATA.read_bytes()).decode("utf-8"))
+        return Table(gzip.decompress(DATA.read_bytes()))
     except OSError:
         return Table("")
 
@@ -80,8 +74,8 @@ def lemmas(word: str) -> frozenset[str]:
     """The word and its dictionary forms ("employees" -> employee, "worst" -> bad, "advises" -> advise)."""
     w = word.lower()
     out = {w}
-    if _lemmas is not None and w.isalpha():
-        for forms in _lemmas(w).values():
+    if w.isalpha():
+        for forms in lexicon_lemmas.forms(w).values():
             out.update(forms)
     return frozenset(out)
 

@@ -6,12 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ctxtool.english import lemmas
 from ctxtool.english.lexicon import CANONICAL_WORDS
-
-try:  # English lemmas (a 1 MB lexicon); without it the light stemmer alone applies
-    from lemminflect import getAllLemmas as _lemmas
-except ImportError:  # pragma: no cover - lemminflect is a core dependency
-    _lemmas = None
 
 _WORD = re.compile(r"[^\s]+")
 _EDGE = re.compile(r"^[\"'“”‘’«»(\[{<,;:!?.]+|[\"'“”‘’«»)\]}>,;:!?.]+$")
@@ -72,9 +68,9 @@ def lemma(word: str) -> tuple[str, str | None]:
     """The dictionary form of an English word (``children`` -> child, ``issued`` -> issue, ``cheapest``
     -> cheap) from lemminflect's lexicon, and ``"superlative"`` / ``"comparative"`` for an adjective's
     degree; the word itself when the lexicon does not know it."""
-    if _lemmas is None or not word.isalpha():
+    if not word.isalpha():
         return word, None
-    forms = _lemmas(word)
+    forms = lemmas.forms(word)
     if not forms:
         return word, None
     adj = forms.get("ADJ")
@@ -95,9 +91,9 @@ def lemma(word: str) -> tuple[str, str | None]:
 def is_verb(word: str) -> bool:
     """Whether an English word is read as a verb: lemminflect knows it only as one ("spend",
     "receive"), or it is a verb's inflected form that is no noun's ("spent", "earned", "held")."""
-    if _lemmas is None or not word.isalpha():
+    if not word.isalpha():
         return False
-    forms = _lemmas(word)
+    forms = lemmas.forms(word)
     if "VERB" not in forms:
         return False
     if "NOUN" not in forms and "ADJ" not in forms:
@@ -108,4 +104,4 @@ def is_verb(word: str) -> bool:
 
 def lemma_forms(word: str) -> dict[str, tuple[str, ...]]:
     """Every reading lemminflect knows of an English word, by part of speech (empty when none)."""
-    return _lemmas(word) if _lemmas is not None else {}
+    return lemmas.forms(word)

@@ -12,19 +12,12 @@ Configure it with arguments or the environment (``CTXTOOL_LLM_BASE_URL``, ``CTXT
 
 from __future__ import annotations
 
-from ctxtool.llm.client import (
-    ENV_API_KEY,
-    ENV_BASE_URL,
-    ENV_MODEL,
-    ChatClient,
-    ChatResponse,
-    ChatStream,
-    LLMError,
-    ToolCall,
-    tool_result_message,
-)
+import importlib
+from typing import Any
 
-__all__ = [
+# the client's names, loaded on first use: ``ctxtool.llm.settings`` (the settings a command declares
+# its flags with) loads without the HTTP client and what it imports
+_CLIENT = (
     "ENV_API_KEY",
     "ENV_BASE_URL",
     "ENV_MODEL",
@@ -34,4 +27,13 @@ __all__ = [
     "LLMError",
     "ToolCall",
     "tool_result_message",
-]
+)
+__all__ = list(_CLIENT)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _CLIENT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.client"), name)
+    globals()[name] = value
+    return value

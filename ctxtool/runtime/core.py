@@ -30,7 +30,7 @@ from ctxtool.runtime.question.literals import Literal, find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.spelling import Speller
 from ctxtool.runtime.question.values import Entity
-from ctxtool.runtime.templates.compiled import Compiled, compile_item
+from ctxtool.runtime.templates.cache import compiled_set
 from ctxtool.runtime.templates.semantic import semantic_index
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence
@@ -119,16 +119,8 @@ class Runtime:
         self.model_log = model_log
         # the profile's chat-vectorization settings (explicit values; a conversation's own win)
         self.vector_settings = dict(vector_settings or {})
-        self.templates: list[Compiled] = [
-            compile_item("template", i, t, self.dialect)
-            for i, t in enumerate(self.data.get("templates") or [])
-            if isinstance(t, dict)
-        ]
-        self.facets: list[Compiled] = [
-            compile_item("facet", i, f, self.dialect)
-            for i, f in enumerate(self.data.get("facets") or [])
-            if isinstance(f, dict)
-        ]
+        # compiled once per set and dialect, then read back without the SQL parser (templates.cache)
+        self.templates, self.facets = compiled_set(self.data, self.dialect)
         semantic, self.matcher_warning = semantic_index(self.templates, matcher)
         self.matcher = Matcher(self.templates, self.facets, semantic=semantic, calibrated=calibrated)
         self.speller = Speller(

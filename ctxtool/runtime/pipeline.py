@@ -34,8 +34,8 @@ from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.spelling import Speller
 from ctxtool.runtime.question.values import entities_of
-from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.compiled import Compiled
+from ctxtool.runtime.templates.params import InjectError
 
 __all__ = ["STAGES", "UNDERSTANDING", "AskContext", "Asking", "Resources", "Stage", "run", "understand"]
 
@@ -169,7 +169,7 @@ def plan(a: Asking) -> None:
         a.plan = plan_from(
             d.candidate, list(a.question.values), a.runtime.dialect, a.question.written_words, d.source
         )  # type: ignore[union-attr]
-    except (sqlparts.InjectError, InputError) as exc:
+    except (InjectError, InputError) as exc:
         a.answer.warnings.append(f"template #{d.candidate.template.index} could not take its facets: {exc}")
         a.decision = Decision("none")
 

@@ -12,8 +12,8 @@ from ctxtool.runtime.answer import FacetApplied, TemplateUse
 from ctxtool.runtime.matching.binding import on_slot_column, own_column_reading, param_value
 from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.question.values import Entity
-from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.compiled import Slot, filled_intent
+from ctxtool.runtime.templates.params import bind_template
 
 
 @dataclass
@@ -89,9 +89,12 @@ def plan_from(
         because = sorted({(surface or {}).get(t, t.strip("_").replace("_", " ")) for t in fu.explains})
         facets.append(FacetApplied(fu.facet.index, fu.facet.intent, fparams, because))
     if conditions:
-        sql, params = sqlparts.inject_conditions(tpl.sql, dialect, ordered, conditions)
+        # composing facets edits the SQL's tree: the SQL parser loads then, not for every answer
+        from ctxtool.runtime.templates.sqlparts import inject_conditions
+
+        sql, params = inject_conditions(tpl.sql, dialect, ordered, conditions)
     else:
-        sql, params = sqlparts.bind_template(tpl.sql, dialect, ordered)
+        sql, params = bind_template(tpl.sql, dialect, ordered)
     filled = filled_intent(tpl, values)
     use = TemplateUse(tpl.index, tpl.intent, tpl.parameterized_intent, cand.score, filled)
     parts = [

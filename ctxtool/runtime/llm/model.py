@@ -12,7 +12,6 @@ from ctxtool.runtime.answer import Answer
 from ctxtool.runtime.llm import prompt as llmsql
 from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.plan import Plan
-from ctxtool.runtime.templates import sqlparts
 
 
 class ModelRequired(CtxtoolError):
@@ -41,6 +40,9 @@ def messages(
 def check_sql(rt: Any, sql: str) -> None:
     """Raise :class:`InputError` unless ``sql`` is one read-only SELECT of allowed objects that the
     database can plan."""
+    # a model's SQL is read with the SQL parser: it loads when a model writes SQL, not for every answer
+    from ctxtool.runtime.templates import sqlparts
+
     sqlparts.check_read_only_select(sql, rt.dialect, rt.allowed_objects())
     if rt.connector is not None:
         try:

@@ -69,11 +69,6 @@ from ctxtool.runtime.templates.facts import TemplateFacts, name_words
 from ctxtool.runtime.templates.index import ItemIndex
 from ctxtool.runtime.templates.vocabulary import SetFacts
 
-try:
-    from lemminflect import getAllLemmas as _lemmas
-except ImportError:  # pragma: no cover - lemminflect is a core dependency
-    _lemmas = None
-
 PART_MIN = 3  # the shortest word a longer form begins with ("info" of "information", "bed" of "bedroom")
 # words that say a piece of text is in a value (a LIKE '%...%'), as content tokens
 PATTERN_WORDS = frozenset(content_tokens(PATTERN_WORDS_SAID))

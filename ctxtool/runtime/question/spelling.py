@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ctxtool.english import thesaurus
+from ctxtool.english import lemmas, thesaurus
 from ctxtool.english.content import content_tokens
 from ctxtool.english.lexicon import CANONICAL_WORDS
 from ctxtool.english.spelling import edits1
@@ -28,11 +28,6 @@ from ctxtool.runtime.question.literals import QUOTED
 SLIP_MIN = 5  # the shortest word read as another by an inserted, dropped or changed letter
 SWAP_MIN = 4  # the shortest word read as another by two letters swapped
 _WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")  # contractions whole ("didn't")
-
-try:
-    from lemminflect import getAllLemmas as _lemmas
-except ImportError:  # pragma: no cover - lemminflect is a core dependency
-    _lemmas = None
 
 
 def _deletions(word: str) -> set[str]:
@@ -47,7 +42,7 @@ def _swapped(a: str, b: str) -> bool:
 @lru_cache(maxsize=20_000)
 def is_english(word: str) -> bool:
     """Whether English knows the (lower-case) word: lemminflect's lexicon or the thesaurus."""
-    if _lemmas is not None and _lemmas(word):
+    if lemmas.forms(word):
         return True
     return word in thesaurus.table()
 

@@ -22,11 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlglot import exp
-
-from ctxtool.runtime.templates.facts import SENTINEL, name_words
-
-__all__ = ["Shape", "same_query", "shape_of"]
+__all__ = ["UNRESOLVED", "Shape", "same_query"]
 
 UNRESOLVED = "__unresolved__"  # the table of a column the other query's qualification resolves
 
@@ -45,121 +41,17 @@ class Shape:
     qualified: dict[str, frozenset[str]] = field(default_factory=dict, hash=False, compare=False)
 
 
-def _real(c: exp.Column) -> bool:
-    return not SENTINEL.fullmatch(c.name or "")
+# an identifier as sqlglot's default dialect writes it: bare when it is a plain word, else quoted
+_PLAIN = re.compile(r"^[_a-zA-Z][\w]*$")
 
 
-def _tables(sel: exp.Select) -> dict[str, str] | None:
-    """Alias (or name) -> table name of the query's FROM and inner JOINs; None when it is not a
-    plain inner join of distinct tables."""
-    out: dict[str, str] = {}
-    from_ = sel.args.get("from_") or sel.args.get("from")
-    sources = [from_.this] if from_ is not None else []
-    for j in sel.args.get("joins") or []:
-        if (j.args.get("side") or j.args.get("kind") or "").upper() not in ("", "INNER"):
-            return None
-        sources.append(j.this)
-    names = []
-    for t in sources:
-        if not isinstance(t, exp.Table):
-            return None
-        name = t.name.lower()
-        names.append(name)
-        out[(t.alias or t.name).lower()] = name
-        out[name] = name
-    return out if len(set(names)) == len(names) else None
-
-
-def _columns(sel: exp.Select) -> dict[str, frozenset[str]]:
-    """Column name -> the tables the query qualifies it with (after resolving aliases)."""
-    tables = _tables(sel) or {}
-    out: dict[str, set[str]] = {}
-    for c in sel.find_all(exp.Column):
-        if c.table and _real(c):
-            out.setdefault(c.name.lower(), set()).add(tables.get(c.table.lower(), c.table.lower()))
-    return {k: frozenset(v) for k, v in out.items()}
-
-
-def _own_key(column: str, table: str) -> bool:
-    """``tag_id`` of ``tags``: the column is the table's name and "id" (its key, one row each)."""
-    words = name_words(column)
-    return len(words) >= 2 and words[-1] == "id" and words[:-1] == name_words(table)
-
-
-def _lookups_dropped(sel: exp.Select) -> exp.Select:
-    """``sel`` without the inner joins that only look a key up: the joined table's one column read
-    is its own key (:func:`_own_key`), named as the column it is joined with."""
-    joins = list(sel.args.get("joins") or [])
-    if not joins or any(not c.table for c in sel.find_all(exp.Column) if _real(c)):
-        return sel  # a column named without its table may be the joined table's
-    kept = []
-    for j in joins:
-        alias = (j.this.alias or j.this.name).lower() if isinstance(j.this, exp.Table) else None
-        on = j.args.get("on")
-        sides = [on.left, on.right] if isinstance(on, exp.EQ) else []
-        if (
-            alias is None
-            or (j.args.get("side") or j.args.get("kind") or "").upper() not in ("", "INNER")
-            or len(sides) != 2
-            or not all(isinstance(c, exp.Column) for c in sides)
-            or sides[0].name.lower() != sides[1].name.lower()
-            or not _own_key(sides[0].name, j.this.name)
-            or [c.table.lower() == alias for c in sides].count(True) != 1
-        ):
-            kept.append(j)
-            continue
-        elsewhere = [c for c in sel.find_all(exp.Column) if c.table.lower() == alias and c.parent is not on]
-        if elsewhere:
-            kept.append(j)
-    if len(kept) == len(joins):
-        return sel
-    sel = sel.copy()
-    sel.set("joins", [j.copy() for j in kept])
-    return sel
-
-
-def shape_of(tree: exp.Expression | None) -> Shape | None:
-    """The canonical form of a parsed query (placeholders as sentinels); None when it is no plain
-    SELECT over inner joins of distinct tables (such queries are the same only as written)."""
-    if not isinstance(tree, exp.Select):
-        return None
-    qualified = _columns(tree)
-    sel = _lookups_dropped(tree)
-    tables = _tables(sel)
-    if tables is None or any(s is not sel for s in sel.find_all(exp.Select)) or sel.find(exp.Subquery):
-        return None
-    own = set(tables.values())
-    sel = sel.copy()
-    unresolved: set[str] = set()
-    for c in sel.find_all(exp.Column):
-        if not _real(c):
-            continue
-        name = c.name.lower()
-        if c.table:
-            table = tables.get(c.table.lower(), c.table.lower())
-        elif len(own) == 1:
-            table = next(iter(own))
-        else:
-            table = UNRESOLVED
-            unresolved.add(name)
-        c.set("table", exp.to_identifier(table))
-        c.set("this", exp.to_identifier(name))
-    joins = set()
-    for j in sel.args.get("joins") or []:
-        on = j.args.get("on")
-        conds = list(on.flatten()) if isinstance(on, exp.And) else ([on] if on is not None else [])
-        for cond in conds:
-            if not isinstance(cond, exp.EQ):
-                return None
-            joins.add(frozenset((cond.left.sql(), cond.right.sql())))
-        j.set("on", None)
-    sel.set("from_" if "from_" in sel.args else "from", None)
-    sel.set("joins", None)
-    return Shape(frozenset(own), frozenset(joins), sel.sql().lower(), frozenset(unresolved), qualified)
+def _identifier(name: str) -> str:
+    return name if _PLAIN.match(name) else '"' + name.replace('"', '""') + '"'
 
 
 def _column_text(table: str, name: str) -> str:
-    return exp.Column(this=exp.to_identifier(name), table=exp.to_identifier(table)).sql()
+    """A qualified column as the shapes' text writes it (``t1.name``, ``"order items".id``)."""
+    return f"{_identifier(table)}.{_identifier(name)}"
 
 
 def _resolved(shape: Shape, other: Shape) -> tuple[frozenset[str], frozenset[frozenset[str]], str] | None:

@@ -17,57 +17,10 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from ctxtool.dialects import normalize, positional_style, sqlglot_dialect
+from ctxtool.dialects import normalize, sqlglot_dialect
 from ctxtool.errors import InputError
-from ctxtool.placeholders import find_sql_placeholders
-from ctxtool.runtime.templates.facts import all_aliases, table_aliases
-
-_SENTINEL = re.compile(r"[`\"]?__ctxp_([a-z0-9_]+?)__[`\"]?")
-
-
-def to_sentinels(sql: str, dialect: str, prefix: str) -> tuple[str, list[str]]:
-    """Replace each placeholder by ``__ctxp_<prefix><n>__``; return the text and the slot keys in
-    order of appearance (``$n`` -> key ``<prefix><n>``; the k-th ``?`` -> ``<prefix><k>``)."""
-    found = find_sql_placeholders(sql, dialect)
-    parts: list[str] = []
-    keys: list[str] = []
-    last = 0
-    qmark = 0
-    for ph in found:
-        parts.append(sql[last : ph.start])
-        if ph.kind == "numbered":
-            key = f"{prefix}{ph.name}"
-        elif ph.kind == "qmark":
-            qmark += 1
-            key = f"{prefix}{qmark}"
-        else:
-            key = f"{prefix}value"
-        parts.append(f"__ctxp_{key}__")
-        keys.append(key)
-        last = ph.end
-    parts.append(sql[last:])
-    return "".join(parts), keys
-
-
-def from_sentinels(sql: str, dialect: str, values: dict[str, Any]) -> tuple[str, list[Any]]:
-    """Turn sentinels back into the dialect's placeholders with the parameter list to bind."""
-    style = positional_style(dialect)
-    params: list[Any] = []
-    numbers: dict[str, int] = {}
-
-    def repl(m: re.Match[str]) -> str:
-        key = m.group(1)
-        if key not in values:
-            raise InputError(f"internal: no value for parameter {key}")
-        if style == "numbered":
-            if key not in numbers:
-                params.append(values[key])
-                numbers[key] = len(params)
-            return f"${numbers[key]}"
-        params.append(values[key])
-        return "?"
-
-    return _SENTINEL.sub(repl, sql), params
+from ctxtool.runtime.templates.params import InjectError, from_sentinels, to_sentinels
+from ctxtool.runtime.templates.sqlread import all_aliases, table_aliases
 
 
 def parse(sql: str, dialect: str) -> exp.Expression:
@@ -180,10 +133,6 @@ def _is_snippet(sql: str) -> bool:
     return not re.match(r"\s*(\(\s*)*(select|with)\b", sql, re.I)
 
 
-class InjectError(Exception):
-    """A facet cannot be added to this template's SQL (its table is not in any SELECT)."""
-
-
 def _negated(node: exp.Expression) -> bool:
     """``node`` sits inside a NOT (``NOT IN``, ``NOT EXISTS``) or an ``EXCEPT`` right-hand side."""
     child, parent = node, node.parent
@@ -235,16 +184,6 @@ def inject_conditions(
         target.where(cond, append=True, copy=False)
     out = generate(tree, dialect)
     return from_sentinels(out, dialect, bound)
-
-
-def bind_template(sql: str, dialect: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
-    """The template's parameterized SQL as written, with its parameter list in driver order."""
-    style = positional_style(dialect)
-    found = find_sql_placeholders(sql, dialect)
-    if style == "numbered":
-        count = max((int(p.name) for p in found if p.kind == "numbered"), default=0)
-        return sql, list(values[:count])
-    return sql, list(values[: sum(1 for p in found if p.kind == "qmark")])
 
 
 # -- read-only guard for SQL written by a model ------------------------------------------------------
