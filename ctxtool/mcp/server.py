@@ -15,16 +15,8 @@ import time
 from typing import Any
 
 from ctxtool import __version__
+from ctxtool.mcp.handshake import INSTRUCTIONS, NAME
 from ctxtool.mcp.tools import Defaults, Tool, ToolError, call_json, reporting
-
-INSTRUCTIONS = (
-    "ctxtool authors, checks and serves NL-to-SQL context sets (templates, facets, value searches). "
-    "Workflow: introspect the database into a snapshot, draft_templates / draft_facets / draft_values, "
-    "review the drafts with the user, change the set with mutate_set, parameterize, validate (fix every "
-    "error finding), test_values, eval on golden questions, improve and evaluate again; ask / "
-    "query_data try the set as a user would. Paths are relative to the server's working directory."
-)
-
 
 # What the tools import on their first call (the Spanner client, slow to import, stays lazy).
 WARM_MODULES = (
@@ -175,7 +167,7 @@ def build_server(
         )
 
     server = Server(
-        "ctxtool",
+        NAME,
         version=__version__,
         instructions=instructions,
         on_list_tools=on_list_tools,

@@ -3,7 +3,9 @@
 Lines are read on the event loop when stdin is a pipe (the SDK's default reader spends a worker
 thread on every line), straight from the file when it is one, and in a worker thread from a terminal.
 At end of input the server first answers every request it has read, so ``ctxtool mcp < requests``
-works in scripts. While it serves, file descriptors 0 and 1 point at /dev/null and stderr: nothing a
+works in scripts. The first line is read before the MCP SDK is imported: an ``initialize`` request
+is answered at once (:mod:`ctxtool.mcp.handshake`), then given to the SDK as its first line, and the
+SDK's own answer to it is dropped. While it serves, file descriptors 0 and 1 point at /dev/null and stderr: nothing a
 library prints can corrupt the protocol. Messages for people go to stderr.
 """
 
@@ -16,10 +18,11 @@ import stat
 import sys
 from typing import Any
 
+from ctxtool.mcp import handshake
 from ctxtool.mcp.tools import Defaults, Tool
 
 _PARSE_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: not JSON"}}\n'
-_RESPONSE = re.compile(r'\{"jsonrpc":"2\.0","id":[^,]+,"(?:result|error)"')  # the SDK's field order
+_RESPONSE = re.compile(r'\{"jsonrpc":"2\.0","id":([^,]+),"(?:result|error)"')  # the SDK's field order
 
 
 class _Pending:
@@ -46,7 +49,8 @@ class _Pending:
 class _LineReader:
     """Lines of stdin; a line that is not JSON gets a parse error response here (the SDK drops it)."""
 
-    def __init__(self, fd: int, pending: _Pending, writer: _LineWriter) -> None:
+    def __init__(self, fd: int, pending: _Pending, writer: _LineWriter, first: bytes = b"") -> None:
+        self.first = first  # a line read before the server started: the first one served
         mode = os.fstat(fd).st_mode
         self.kind = (
             "pipe" if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else "tty" if os.isatty(fd) else "file"
@@ -60,6 +64,9 @@ class _LineReader:
         return self
 
     async def _readline(self) -> bytes:
+        if self.first:
+            line, self.first = self.first, b""
+            return line
         if self.kind == "file":
             return self.file.readline()
         if self.kind == "tty":
@@ -96,18 +103,37 @@ class _LineReader:
         return line.decode("utf-8", errors="replace")
 
 
+def _write_all(fd: int, text: str) -> None:
+    data = memoryview(text.encode("utf-8"))
+    while data:
+        data = data[os.write(fd, data) :]
+
+
 class _LineWriter:
     """Writes each message at once (small, sequential: no worker thread needed). ``after_first``
-    runs in a thread once the first response (initialize's) is out."""
+    runs in a thread once the first response (initialize's) is out. ``answered``: (id, response) of
+    the initialize request answered before the SDK started; the SDK's answer to it is not written
+    (only compared: a difference is said on stderr)."""
 
-    def __init__(self, fd: int, pending: _Pending, after_first: Any = None) -> None:
+    def __init__(
+        self, fd: int, pending: _Pending, after_first: Any = None, answered: tuple[str, str] | None = None
+    ) -> None:
         self.fd = fd
         self.pending = pending
         self.after_first = after_first
+        self.answered = answered
 
     async def write(self, text: str) -> None:
-        self.send(text)
-        if _RESPONSE.match(text):
+        response = _RESPONSE.match(text)
+        if response is not None and self.answered is not None and response.group(1) == self.answered[0]:
+            if text.rstrip("\n") != self.answered[1].rstrip("\n"):
+                sys.stderr.write(
+                    f"ctxtool mcp: initialize was answered early, and the SDK answers {text[:300]}\n"
+                )
+            self.answered = None
+        else:
+            self.send(text)
+        if response is not None:
             self.pending.add(-1)
             if self.after_first is not None:
                 import threading
@@ -117,20 +143,33 @@ class _LineWriter:
 
     def send(self, text: str) -> None:
         """Write ``text`` without counting it as an answer."""
-        data = memoryview(text.encode("utf-8"))
-        while data:
-            data = data[os.write(self.fd, data) :]
+        _write_all(self.fd, text)
 
     async def flush(self) -> None:
         return None
 
 
 def serve_stdio(
-    tools: dict[str, Tool], defaults: Defaults, *, after_initialize: Any = None, **server_options: Any
+    tools: dict[str, Tool],
+    defaults: Defaults,
+    *,
+    after_initialize: Any = None,
+    answer_early: bool = True,
+    **server_options: Any,
 ) -> None:
     """Serve over stdin/stdout until end of input (``server_options``: of :func:`build_server`);
     ``after_initialize`` (the tools' imports) runs in a thread once initialize is answered, so the
-    host that waits for initialize does not wait for them."""
+    host that waits for initialize does not wait for them. ``answer_early``: answer ``initialize``
+    before importing the SDK (false: the SDK answers it, as the test of the early answer needs)."""
+    first, answered = b"", None
+    if answer_early:
+        first = handshake.read_line(0)
+        answered = handshake.reply(
+            first, instructions=server_options.get("instructions", handshake.INSTRUCTIONS)
+        )
+        if answered is not None:
+            _write_all(1, answered[1])
+
     import anyio
     from mcp.server.stdio import stdio_server
 
@@ -145,8 +184,8 @@ def serve_stdio(
 
     async def main() -> None:
         pending = _Pending()
-        writer = _LineWriter(wire_out, pending, after_initialize)
-        reader = _LineReader(wire_in, pending, writer)
+        writer = _LineWriter(wire_out, pending, after_initialize, answered)
+        reader = _LineReader(wire_in, pending, writer, first)
         async with stdio_server(reader, writer) as (read, write):  # type: ignore[arg-type]
             await server.run(read, write, server.create_initialization_options())
 
