@@ -24,6 +24,7 @@ AUTHORING = {
     "test_values",
     "mutate_set",
     "eval",
+    "generate_dataset",
 }
 RUNTIME = {"ask", "query_data", "list_templates", "describe_schema"}
 

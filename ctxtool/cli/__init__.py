@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "sets": "sets",
     "ask": "ask",
     "eval": "eval",
+    "dataset": "dataset",
     "serve": "serve",
     "mcp": "mcp",
     "conversation": "conversation",
