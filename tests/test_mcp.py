@@ -25,6 +25,7 @@ AUTHORING = {
     "mutate_set",
     "eval",
     "generate_dataset",
+    "feedback",
 }
 RUNTIME = {"ask", "query_data", "list_templates", "describe_schema"}
 

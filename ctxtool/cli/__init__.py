@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "ask": "ask",
     "eval": "eval",
     "dataset": "dataset",
+    "feedback": "feedback",
     "serve": "serve",
     "mcp": "mcp",
     "conversation": "conversation",

@@ -40,6 +40,36 @@ def generate_dataset(
     return {**ds.report, "written": ds.write(output)}
 
 
+def feedback(
+    *,
+    defaults: Defaults,
+    feedback: str,
+    prompt_id: int | None = None,
+    question: str | None = None,
+    sql: str | None = None,
+    params: list[Any] | None = None,
+    corrected_sql: str | None = None,
+    comment: str | None = None,
+    store: str | None = None,
+) -> dict[str, Any]:
+    from ctxtool.conversations.feedback import record_feedback
+    from ctxtool.conversations.store import open_store
+
+    with open_store(store) as st:
+        fb = record_feedback(
+            st,
+            feedback,
+            prompt_id=prompt_id,
+            question=question,
+            sql=sql,
+            params=params or [],
+            corrected_sql=corrected_sql,
+            comment=comment,
+            set_ref=defaults.context or defaults.set,
+        )
+    return fb.to_dict()
+
+
 TOOLS = [
     Tool(
         "generate_dataset",
@@ -69,5 +99,33 @@ TOOLS = [
         generate_dataset,
         read_only=False,
         writes=("output",),
+    ),
+    Tool(
+        "feedback",
+        "Record the user's feedback on an answer: positive (it was right: its SQL becomes a reference "
+        "question for eval and can be promoted to a template), or negative with corrected_sql (the SQL "
+        "that answers it) and/or a comment. Name the answer by prompt_id (a conversation's prompt) or "
+        "give its question and sql. Stored beside the conversations; returns the stored feedback.",
+        schema(
+            {
+                "feedback": {"type": "string", "enum": ["positive", "negative"]},
+                "prompt_id": {
+                    "type": "integer",
+                    "description": "The answer's prompt id in its conversation.",
+                },
+                "question": {"type": "string", "description": "Else the question that was asked."},
+                "sql": {"type": "string", "description": "And the SQL it was answered with."},
+                "params": {"type": "array", "description": "And the answer's params (written into the SQL)."},
+                "corrected_sql": {"type": "string", "description": "The SQL that answers the question."},
+                "comment": {"type": "string"},
+                "store": {
+                    "type": "string",
+                    "description": "Conversation store (default: the configured one).",
+                },
+            },
+            ("feedback",),
+        ),
+        feedback,
+        read_only=False,
     ),
 ]
