@@ -31,6 +31,8 @@ COMMANDS: dict[str, str] = {
     "sets": "sets",
     "ask": "ask",
     "eval": "eval",
+    "dataset": "dataset",
+    "feedback": "feedback",
     "serve": "serve",
     "mcp": "mcp",
     "conversation": "conversation",
