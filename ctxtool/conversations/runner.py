@@ -217,11 +217,16 @@ class ConversationRunner:
     ) -> Any:
         """The answer to ``question`` given the earlier ``turns`` (nothing is stored)."""
 
-        previous = next(
-            (t for t in reversed(turns) if (t.state or {}).get("sql") and t.action in SQL_ACTIONS), None
-        )
-        intent = classify(question) if previous is not None else Intent()
+        last = next((t for t in reversed(turns) if t.action in SQL_ACTIONS), None)
+        previous = last if last is not None and (last.state or {}).get("sql") else None
+        intent = classify(question) if last is not None else Intent()
         notes: list[str] = []
+        if last is not None and previous is None and action in SQL_ACTIONS:
+            # the previous question was declined or asked back: a follow-up of it is not guessed
+            # from an older answer
+            if leans_on_previous(question) or (intent.kinds and not self._standalone(question)):
+                return self._unanswered_previous(question, action, last)
+            intent = Intent()
         if previous is not None and action in SQL_ACTIONS:
             others = self._other_entities(intent, previous)
             if others:
@@ -244,6 +249,14 @@ class ConversationRunner:
         )
         ans = self.runtime.ask(question, action, context=context)
         if (
+            previous is not None
+            and not own
+            and action in SQL_ACTIONS
+            and self._ignores_previous(ans, previous)
+        ):
+            if leans_on_previous(question):
+                return self._not_followed(question, action, previous, notes)
+        if (
             ans.status != "answered"
             and previous is not None
             and not own
@@ -261,6 +274,49 @@ class ConversationRunner:
             notes.append(f"not taken as a follow-up: {own}")
         ans.warnings.extend(notes)
         return ans
+
+    @staticmethod
+    def _ignores_previous(ans: Any, previous: Turn) -> bool:
+        """Whether ``ans`` is a template's answer of its own, not built on ``previous`` (neither a
+        rewrite of it nor its template with new values)."""
+        if ans.status != "answered" or ans.source != "template":
+            return False
+        tpl = (previous.state or {}).get("template") or {}
+        return ans.template is None or ans.template.index != tpl.get("index")
+
+    def _unanswered_previous(self, question: str, action: str, last: Turn) -> Any:
+        """The answer to a follow-up of a question that was declined or asked back: it says so."""
+        status = (last.state or {}).get("status") or "declined"
+        why = "asked back" if status == "disambiguate" else "not answered"
+        text = (
+            f"This follows the previous question {last.prompt!r}, which was {why}; "
+            "I do not guess from an older answer. Ask the question in full."
+        )
+        return Answer(
+            question=question,
+            action=action,
+            status="declined",
+            dialect=self.runtime.dialect,
+            explanation=text,
+            text=text,
+        )
+
+    def _not_followed(self, question: str, action: str, previous: Turn, notes: list[str]) -> Any:
+        """A question that leans on the previous answer ("list them with their city") which no edit
+        of that answer could follow: declined, not answered over every row of a table."""
+        why = "; ".join(notes) or "no edit of the previous query says what it asks"
+        text = (
+            f"This reads as a follow-up of {previous.prompt!r}, but I could not apply it to that answer "
+            f"({why}). Ask the question in full."
+        )
+        return Answer(
+            question=question,
+            action=action,
+            status="declined",
+            dialect=self.runtime.dialect,
+            explanation=text,
+            text=text,
+        )
 
     def _other_entities(self, intent: Intent, previous: Turn) -> dict[str, str]:
         """Tables a filter follow-up names that the previous query does not read ("what about orders
