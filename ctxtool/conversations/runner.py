@@ -292,6 +292,9 @@ class ConversationRunner:
             f"This follows the previous question {last.prompt!r}, which was {why}; "
             "I do not guess from an older answer. Ask the question in full."
         )
+        return self._declined(question, action, text)
+
+    def _declined(self, question: str, action: str, text: str) -> Any:
         return Answer(
             question=question,
             action=action,
@@ -309,14 +312,7 @@ class ConversationRunner:
             f"This reads as a follow-up of {previous.prompt!r}, but I could not apply it to that answer "
             f"({why}). Ask the question in full."
         )
-        return Answer(
-            question=question,
-            action=action,
-            status="declined",
-            dialect=self.runtime.dialect,
-            explanation=text,
-            text=text,
-        )
+        return self._declined(question, action, text)
 
     def _other_entities(self, intent: Intent, previous: Turn) -> dict[str, str]:
         """Tables a filter follow-up names that the previous query does not read ("what about orders
