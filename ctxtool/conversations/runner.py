@@ -21,6 +21,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ctxtool.compose import ComposeError, SchemaGraph
+from ctxtool.conversations import edits
 from ctxtool.conversations.followup import LinkedFilter, rewrite
 from ctxtool.conversations.fschema import FollowupError, Schema
 from ctxtool.conversations.history import history_messages
@@ -136,6 +138,7 @@ class ConversationRunner:
         self.sid = str(os.getpid())
         self._serial = 0
         self._schema: Schema | None = None
+        self._graph: SchemaGraph | None = None
 
     # -- the pieces -----------------------------------------------------------------------------
     @property
@@ -233,14 +236,20 @@ class ConversationRunner:
                 return self._new_entity(question, action, intent, others, turns, conversation_id)
         if (
             previous is not None
-            and intent.kinds
+            and (intent.kinds or leans_on_previous(question))
             and action in SQL_ACTIONS
             and not self._standalone(question, previous, intent)
         ):
             try:
-                return self._followup(question, action, intent, previous)
+                return self._composed(question, action, intent, previous)
             except FollowupError as exc:
-                notes.append(f"not applied as a follow-up: {exc}")
+                if not intent.kinds:
+                    notes.append(f"not applied as a follow-up: {exc}")
+            if intent.kinds:
+                try:
+                    return self._followup(question, action, intent, previous)
+                except FollowupError as exc:
+                    notes.append(f"not applied as a follow-up: {exc}")
         own = self._own_question(question, intent, previous) if previous is not None else None
         context = AskContext(
             history=self.model_history(question, turns, conversation_id),
@@ -484,6 +493,33 @@ class ConversationRunner:
         at = max(0, len(messages) + 1 - settings.depth)  # +1: the question comes after the history
         return [*messages[:at], block, *messages[at:]]
 
+    def graph(self) -> SchemaGraph:
+        """The schema's tables and foreign keys, for the edits of :mod:`.edits`."""
+        if self._graph is None:
+            try:
+                self._graph = SchemaGraph.from_snapshot(self.runtime.snapshot())
+            except CtxtoolError:
+                self._graph = SchemaGraph()
+        return self._graph
+
+    def _composed(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
+        """The follow-up as an edit of the previous query on its AST (:mod:`.edits`): more columns,
+        a time, another measure. Raises :class:`FollowupError` saying why none applies."""
+        st = previous.state
+        dialect = st.get("dialect") or self.runtime.dialect
+        tries = [("columns", edits.project)]
+        if set(intent.kinds) <= {"filter"}:
+            tries += [("time", edits.retime_or_range), ("measure", edits.add_measure)]
+        why = []
+        for kind, edit in tries:
+            try:
+                done = edit(question, st["sql"], st.get("params") or [], dialect, self.graph())
+            except ComposeError as exc:
+                why.append(f"{kind}: {exc}")
+                continue
+            return self._edited(question, action, previous, done.sql, done.params, [kind], done.explanation)
+        raise FollowupError("; ".join(why))
+
     def _followup(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
 
         st = previous.state
@@ -498,19 +534,37 @@ class ConversationRunner:
             facets=self._facets,
             intent=intent,
         )
+        return self._edited(question, action, previous, rw.sql, rw.params, rw.kinds, rw.explanation)
+
+    def _edited(
+        self,
+        question: str,
+        action: str,
+        previous: Turn,
+        sql: str,
+        params: list[Any],
+        kinds: Sequence[str],
+        explanation: Sequence[str],
+    ) -> Any:
+        """The answer made of an edit of ``previous``'s query, checked read-only like any generated SQL."""
+        st = previous.state
+        dialect = st.get("dialect") or self.runtime.dialect
+        try:
+            sqlparts.check_read_only_select(sql, dialect, self.runtime.allowed_objects())
+        except InputError as exc:
+            raise FollowupError(f"the edited query fails the read-only check: {exc}") from None
         tpl = st.get("template")
         ans = Answer(
             question=question,
             action=action,
             status="answered",
             source="followup",
-            sql=rw.sql,
-            params=rw.params,
+            sql=sql,
+            params=params,
             dialect=dialect,
             confidence=float(st.get("confidence") or 0.0),
             template=TemplateUse(**tpl) if isinstance(tpl, dict) else None,
-            explanation=f"follow-up of {previous.prompt!r} ({', '.join(rw.kinds)}): "
-            + "; ".join(rw.explanation),
+            explanation=f"follow-up of {previous.prompt!r} ({', '.join(kinds)}): " + "; ".join(explanation),
         )
         if action in ("runsql", "narrate"):
             self._execute(ans)
@@ -520,10 +574,10 @@ class ConversationRunner:
                 else:
                     ans.text = rows_text(question, ans)
         elif action == "showsql":
-            ans.text = rw.sql
+            ans.text = sql
         else:
             ans.text = f"This query answers {question!r} by changing the previous query: " + "; ".join(
-                rw.explanation
+                explanation
             )
         return ans
 
