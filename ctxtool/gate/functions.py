@@ -16,6 +16,9 @@ from a string. Each list is built from the engine's own catalog of built-ins:
 - ``spanner``: the GoogleSQL functions Spanner documents (all are free of side effects) -- the
   PostgreSQL list is used for Spanner databases of the PostgreSQL dialect.
 
+``pg_sleep(n)`` and MySQL's ``SLEEP(n)`` are allowed only with a constant ``n`` of at most
+:data:`MAX_WAIT_SECONDS` (the default statement timeout, which cuts them anyway).
+
 Refused besides, whatever the lists say: the names in :data:`DANGEROUS` (with the reason shown to
 the user), schema-qualified calls outside ``pg_catalog`` (user functions), and quoted names whose
 spelling is not the built-in's. Functions sqlglot parses to a typed node are standard scalar,
@@ -161,7 +164,7 @@ DANGEROUS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^dblink", "opens another connection, which can run any statement"),
         (r"^pg_(read|ls|stat_file|file)", "reads files or directories on the database host"),
         (r"^load_file$", "reads a file on the database host"),
-        (r"^(pg_)?sleep|^benchmark$", "makes the server wait"),
+        (r"^pg_sleep_(for|until)$|^benchmark$", "makes the server wait"),
         (
             r"advisory|^get_lock$|^release_(all_)?locks?$|^is_(free|used)_lock$",
             "takes or releases a lock held by the session",
@@ -185,6 +188,11 @@ DANGEROUS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^current_setting$", "reads a server setting"),
     )
 )
+
+# waits allowed with a constant of at most MAX_WAIT_SECONDS (the default statement timeout, which cuts
+# them anyway): a slow report can be written; an argument that is not such a constant is refused
+BOUNDED_WAITS = frozenset({"pg_sleep", "sleep"})
+MAX_WAIT_SECONDS = 5.0
 
 # sqlglot typed functions that are not plain computations
 REFUSED_TYPED = frozenset(
