@@ -21,7 +21,7 @@ from ctxtool.gate.findings import (
 )
 
 # nodes that write, run a command, or change the session, wherever they appear in a query
-_WRITES: tuple[type, ...] = tuple(
+WRITES: tuple[type, ...] = tuple(
     getattr(exp, name)
     for name in (
         "Insert",
@@ -120,7 +120,7 @@ def _kind_word(tree: exp.Expr) -> str:
 
 
 def _node_finding(node: exp.Expr, dialect: str, extra: frozenset[str]) -> GateFinding | None:
-    if isinstance(node, _WRITES):
+    if isinstance(node, WRITES):
         return GateFinding(
             NOT_READ_ONLY, f"the SQL contains {_kind_word(node)}, which is not read-only", _FIX_READ_ONLY
         )
