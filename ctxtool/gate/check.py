@@ -23,7 +23,7 @@ from typing import Any
 
 from ctxtool.dialects import normalize
 from ctxtool.gate import comments
-from ctxtool.gate.findings import ENV_FUNCTIONS, GateRefused, GateResult
+from ctxtool.gate.findings import ENV_FUNCTIONS, GateFinding, GateRefused, GateResult
 
 
 def declared_functions() -> frozenset[str]:
@@ -48,6 +48,12 @@ def require(sql: str, dialect: str, *, functions_allowed: Iterable[str] | None =
     if not result.ok:
         raise GateRefused(result)
     return result
+
+
+def lexical_findings(sql: str, dialect: str) -> tuple[GateFinding, ...]:
+    """The findings of the lexical scan alone (comments, quoting, bounds): what is wrong with a text
+    even when it does not parse."""
+    return tuple(comments.scan(sql, normalize(dialect)).findings)
 
 
 def check_parsed(

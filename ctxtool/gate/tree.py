@@ -19,6 +19,7 @@ from ctxtool.gate.findings import (
     TOO_BIG,
     GateFinding,
 )
+from ctxtool.placeholders import parseable_sql
 
 # nodes that write, run a command, or change the session, wherever they appear in a query
 WRITES: tuple[type, ...] = tuple(
@@ -63,15 +64,17 @@ def parse_and_check(
     sql: str, dialect: str, kind: str, extra: frozenset[str], calls: list[str]
 ) -> list[GateFinding]:
     """Parse ``sql`` (a statement, or a condition when ``kind == "condition"``) and check the tree."""
+    source = parseable_sql(sql, dialect)
     try:
         if kind == "condition":
-            statements = [sqlglot.parse_one(sql, read=sqlglot_dialect(dialect), into=exp.Condition)]
+            statements = [sqlglot.parse_one(source, read=sqlglot_dialect(dialect), into=exp.Condition)]
         else:
-            statements = [s for s in sqlglot.parse(sql, read=sqlglot_dialect(dialect)) if s is not None]
+            statements = [s for s in sqlglot.parse(source, read=sqlglot_dialect(dialect)) if s is not None]
     except RecursionError:
         found = GateFinding(TOO_BIG, "the SQL nests too deeply to read", "flatten the query")
         return [found]
-    except (sqlglot.errors.SqlglotError, ValueError) as exc:
+    except (sqlglot.errors.SqlglotError, ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # (sqlglot occasionally fails inside a dialect's own code on unusual input)
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         found = GateFinding(SYNTAX, f"the SQL does not parse as {dialect} SQL: {first}", "fix the SQL")
         return [found]
@@ -164,8 +167,10 @@ def _function_finding(node: exp.Func, dialect: str, extra: frozenset[str]) -> Ga
             return _wait_finding(node, written)
         builtin_schema = qualifier in functions.BUILTIN_SCHEMAS.get(dialect, frozenset())
         if qualifier and not builtin_schema:
+            if functions.allowed(full, dialect):
+                return None
             return _unknown(f"{qualifier}.{name}", dialect)
-        if written not in functions.allow_list(dialect):
+        if not functions.allowed(written, dialect):
             return _unknown(name, dialect)
         return None
     if type(node).__name__ in functions.REFUSED_TYPED:
@@ -185,7 +190,7 @@ def _name_finding(name: str, dialect: str, extra: frozenset[str]) -> GateFinding
     """A name written before ``(`` (from the lexical scan): dangerous ones, and quoted names."""
     if name[:1] in ('"', "`"):
         inner = name[1:-1]
-        if inner.lower() in extra or (inner == inner.lower() and inner in functions.allow_list(dialect)):
+        if inner.lower() in extra or (inner == inner.lower() and functions.allowed(inner, dialect)):
             return None
         return GateFinding(
             FUNCTION,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlglot import exp
 
 from ctxtool.contextset import Item
-from ctxtool.gate import check_parsed
+from ctxtool.gate import check_parsed, lexical_findings
 from ctxtool.gate.tree import WRITES
 from ctxtool.validate.context import SQL_FIELDS, Context, text
 
@@ -59,9 +59,19 @@ def check_query(ctx: Context, ptr: str, sql: str, what: str) -> None:
     """A template or value-search query: one read-only query with allowed functions (the gate)."""
     parsed = ctx.parse(sql)
     if parsed.error is not None:
-        ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
+        if not _report_lexical(ctx, ptr, sql, what):
+            ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
         return
     report_gate(ctx, ptr, sql, what, parsed.statements, "query")
+
+
+def _report_lexical(ctx: Context, ptr: str, sql: str, what: str) -> bool:
+    """Report the gate's lexical findings of a text that does not parse (a hidden comment is the
+    reason, not the syntax); whether there were any."""
+    found = lexical_findings(sql, ctx.dialect)
+    for f in found:
+        ctx.report(f.code, ptr, f"{what}: {f.message}; {f.fix}")
+    return bool(found)
 
 
 def report_gate(ctx: Context, ptr: str, sql: str, what: str, statements: list, kind: str) -> None:
@@ -76,7 +86,8 @@ def check_condition(ctx: Context, ptr: str, sql: str, what: str) -> None:
     """A facet snippet: exactly one boolean condition."""
     parsed = ctx.parse(sql)
     if parsed.error is not None:
-        ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
+        if not _report_lexical(ctx, ptr, sql, what):
+            ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
         return
     if len(parsed.statements) > 1:
         ctx.report(
