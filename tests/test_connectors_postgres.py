@@ -225,7 +225,12 @@ def test_switching_read_only_off_closes_the_session(pg_db):
     from ctxtool.connectors import connect
     from ctxtool.errors import DatabaseError
 
+    sql = "SELECT set_config('default_transaction_read_only', 'off', false)"
     with connect(pg_db) as c:
+        with pytest.raises(DatabaseError, match="set_config"):  # the gate refuses it first
+            c.query(sql)
+        assert not c.conn.closed and c.query("SELECT 1").rows == [(1,)]
+        # behind the gate the session still defends itself (catalog_query skips the allow-list)
         with pytest.raises(DatabaseError, match="read-write"):
-            c.query("SELECT set_config('default_transaction_read_only', 'off', false)")
+            c.catalog_query(sql)
         assert c.conn.closed

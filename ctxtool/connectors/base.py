@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ctxtool.gate import is_own_catalog_sql, own_catalog_sql, require
+
 DEFAULT_STATEMENT_TIMEOUT = 5.0  # seconds
 DEFAULT_ROW_CAP = 1000
 
@@ -63,6 +65,24 @@ class Connector(ABC):
     @abstractmethod
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         """The server's plan for ``sql`` (EXPLAIN, or the Spanner query planner) without running it."""
+
+    def gate(self, sql: str) -> None:
+        """The read-only gate (:mod:`ctxtool.gate`): raise :class:`~ctxtool.gate.GateRefused` unless
+        ``sql`` is one read-only query with allowed functions. ``query`` and ``plan`` call it first,
+        so no statement reaches the database unchecked, whatever its source; only ctxtool's own
+        catalog SQL (:meth:`catalog_query`) skips the function allow-list."""
+        if not is_own_catalog_sql(sql):
+            require(sql, self.dialect)
+
+    def catalog_query(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
+    ) -> QueryResult:
+        """Run ctxtool's own fixed catalog SQL (a constant string in ctxtool's code that reads
+        ``pg_stat_statements``, ``performance_schema``...), in the same read-only session with the same
+        timeout and row cap as :meth:`query`, but past the gate's function allow-list. Never pass
+        text that comes from a user, a file or a model."""
+        with own_catalog_sql(sql):
+            return self.query(sql, params, max_rows=max_rows)
 
     @abstractmethod
     def sample_column(self, table: str, column: str, n: int = 100, *, schema: str | None = None) -> list[Any]:

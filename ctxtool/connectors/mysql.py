@@ -205,6 +205,7 @@ class MySQLConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
+        self.gate(sql)
         import mysql.connector
 
         self._check_read_only(sql)
@@ -256,6 +257,7 @@ class MySQLConnector(Connector):
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         """``EXPLAIN FORMAT=JSON``; without values every placeholder is bound to ``1`` (valid in
         comparisons and in ``LIMIT``), which is enough for the server to resolve every name."""
+        self.gate(sql)
         import json
 
         import mysql.connector

@@ -120,9 +120,11 @@ class PooledConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
+        self.gate(sql)
         return self._run(lambda c: c.query(sql, params, max_rows=max_rows))
 
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
+        self.gate(sql)
         return self._run(lambda c: c.plan(sql, params))
 
     def sample_column(self, table: str, column: str, n: int = 100, *, schema: str | None = None) -> list[Any]:

@@ -204,6 +204,7 @@ class PostgresConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
+        self.gate(sql)
         import psycopg
 
         cap = self.row_cap if max_rows is None else max_rows
@@ -297,6 +298,7 @@ class PostgresConnector(Connector):
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         """The JSON plan of ``sql``. Without values, placeholders are planned generically
         (``EXPLAIN (GENERIC_PLAN)`` on 16+, a prepared statement executed with NULLs before)."""
+        self.gate(sql)
         import psycopg
 
         from ctxtool.placeholders import find_sql_placeholders

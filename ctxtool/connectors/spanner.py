@@ -184,6 +184,7 @@ class SpannerConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
+        self.gate(sql)
         cap = self.row_cap if max_rows is None else max_rows
         driver_sql, driver_params = self._driver(sql, params)
         try:
@@ -206,6 +207,7 @@ class SpannerConnector(Connector):
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         """The Spanner query planner's view of ``sql`` (``QueryMode.PLAN``: analysed, not run).
         Unbound parameters are accepted by the planner, so no values are needed."""
+        self.gate(sql)
         from google.cloud.spanner_v1 import ExecuteSqlRequest
 
         if params is None:

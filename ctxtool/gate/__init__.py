@@ -9,7 +9,15 @@
 
 from __future__ import annotations
 
-from ctxtool.gate.check import ENV_FUNCTIONS, check, check_parsed, declared_functions, require
+from ctxtool.gate.check import (
+    ENV_FUNCTIONS,
+    check,
+    check_parsed,
+    clear_cache,
+    declared_functions,
+    lexical_findings,
+    require,
+)
 from ctxtool.gate.findings import GateFinding, GateRefused, GateResult
 from ctxtool.gate.internal import is_own_catalog_sql, own_catalog_sql
 
@@ -20,8 +28,10 @@ __all__ = [
     "GateResult",
     "check",
     "check_parsed",
+    "clear_cache",
     "declared_functions",
     "is_own_catalog_sql",
+    "lexical_findings",
     "own_catalog_sql",
     "require",
 ]

@@ -7,10 +7,11 @@ and ``plan``), whatever its source: a template, a facet injected into one, a val
 SQL, a model's SQL, a follow-up rewrite. ``ctxtool validate`` reports the same findings.
 
 The check, in order: the lexical scan (:mod:`ctxtool.gate.comments`: comments, quoting, bounds,
-called names), the parse with sqlglot in the dialect, the statement's shape (one SELECT / WITH /
-UNION / INTERSECT / EXCEPT tree; no write, command, INTO, locking clause or session assignment
-anywhere in it) and the functions (:mod:`ctxtool.gate.functions`). Results are cached per
-(text, dialect, declared functions), so a template asked a thousand times is checked once.
+called names), then the parse with sqlglot in the dialect and the tree (:mod:`ctxtool.gate.tree`:
+one SELECT / WITH / UNION / INTERSECT / EXCEPT; no write, command, INTO, locking clause or session
+assignment anywhere; functions on the allow-list of :mod:`ctxtool.gate.functions`). Results are
+cached per (text, dialect, kind, declared functions), so a template asked a thousand times is
+checked once. The parser loads with the first text that passes the lexical scan.
 """
 
 from __future__ import annotations
@@ -18,64 +19,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
-import sqlglot
-from sqlglot import exp
-
-from ctxtool.dialects import normalize, sqlglot_dialect
-from ctxtool.gate import comments, functions
-from ctxtool.gate.findings import (
-    FUNCTION,
-    INTO,
-    LOCKING,
-    MULTIPLE,
-    NOT_READ_ONLY,
-    SYNTAX,
-    TOO_BIG,
-    GateFinding,
-    GateRefused,
-    GateResult,
-)
-
-ENV_FUNCTIONS = "CTXTOOL_GATE_FUNCTIONS"
-
-# nodes that write, run a command, or change the session, wherever they appear in a query
-_WRITES: tuple[type, ...] = tuple(
-    getattr(exp, name)
-    for name in (
-        "Insert",
-        "Update",
-        "Delete",
-        "Merge",
-        "Create",
-        "Drop",
-        "Alter",
-        "TruncateTable",
-        "Command",
-        "Copy",
-        "Set",
-        "Use",
-        "Transaction",
-        "Commit",
-        "Rollback",
-        "Grant",
-        "Revoke",
-        "Analyze",
-        "Describe",
-        "Pragma",
-        "Kill",
-        "Comment",
-        "LoadData",
-        "Cache",
-        "Uncache",
-        "Refresh",
-        "Execute",
-        "Show",
-    )
-    if hasattr(exp, name)
-)
-_QUERY_ROOTS: tuple[type, ...] = (exp.Select, exp.SetOperation, exp.Subquery)
-_FIX_READ_ONLY = "keep one SELECT (WITH ... SELECT, UNION ...) that only reads"
+from ctxtool.dialects import normalize
+from ctxtool.gate import comments
+from ctxtool.gate.findings import ENV_FUNCTIONS, GateFinding, GateRefused, GateResult
 
 
 def declared_functions() -> frozenset[str]:
@@ -102,10 +50,16 @@ def require(sql: str, dialect: str, *, functions_allowed: Iterable[str] | None =
     return result
 
 
+def lexical_findings(sql: str, dialect: str) -> tuple[GateFinding, ...]:
+    """The findings of the lexical scan alone (comments, quoting, bounds): what is wrong with a text
+    even when it does not parse."""
+    return tuple(comments.scan(sql, normalize(dialect)).findings)
+
+
 def check_parsed(
     sql: str,
     dialect: str,
-    statements: list[exp.Expr],
+    statements: list[Any],
     *,
     kind: str = "query",
     functions_allowed: Iterable[str] | None = None,
@@ -116,7 +70,15 @@ def check_parsed(
     lexed = comments.scan(sql, dialect)
     if lexed.findings:
         return GateResult(sql, dialect, tuple(lexed.findings))
-    return GateResult(sql, dialect, tuple(_tree_findings(statements, dialect, kind, extra, lexed.calls)))
+    # the parser is large: it loads with the first text that passes the lexical scan
+    from ctxtool.gate import tree
+
+    return GateResult(sql, dialect, tuple(tree.findings(statements, dialect, kind, extra, lexed.calls)))
+
+
+def clear_cache() -> None:
+    """Forget every verdict (bench/gate.py measures the gate without its cache)."""
+    _cached.cache_clear()
 
 
 @lru_cache(maxsize=4096)
@@ -124,147 +86,7 @@ def _cached(sql: str, dialect: str, kind: str, extra: frozenset[str]) -> GateRes
     lexed = comments.scan(sql, dialect)
     if lexed.findings:
         return GateResult(sql, dialect, tuple(lexed.findings))
-    try:
-        if kind == "condition":
-            statements = [sqlglot.parse_one(sql, read=sqlglot_dialect(dialect), into=exp.Condition)]
-        else:
-            statements = [s for s in sqlglot.parse(sql, read=sqlglot_dialect(dialect)) if s is not None]
-    except RecursionError:
-        found = GateFinding(TOO_BIG, "the SQL nests too deeply to read", "flatten the query")
-        return GateResult(sql, dialect, (found,))
-    except (sqlglot.errors.SqlglotError, ValueError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        found = GateFinding(SYNTAX, f"the SQL does not parse as {dialect} SQL: {first}", "fix the SQL")
-        return GateResult(sql, dialect, (found,))
-    return GateResult(sql, dialect, tuple(_tree_findings(statements, dialect, kind, extra, lexed.calls)))
+    # the parser is large: it loads with the first text that passes the lexical scan
+    from ctxtool.gate import tree
 
-
-def _tree_findings(
-    statements: list[exp.Expr], dialect: str, kind: str, extra: frozenset[str], calls: list[str]
-) -> list[GateFinding]:
-    statements = [s for s in statements if s is not None]
-    if not statements:
-        return [GateFinding(NOT_READ_ONLY, "the SQL holds no statement", _FIX_READ_ONLY)]
-    if len(statements) > 1:
-        return [
-            GateFinding(
-                MULTIPLE,
-                f"the SQL holds {len(statements)} statements",
-                "keep exactly one statement",
-            )
-        ]
-    tree = statements[0]
-    if kind == "query" and not isinstance(tree, _QUERY_ROOTS):
-        return [
-            GateFinding(
-                NOT_READ_ONLY, f"the SQL is a {_kind_word(tree)} statement, not a query", _FIX_READ_ONLY
-            )
-        ]
-    out: list[GateFinding] = []
-    for node in tree.walk():
-        found = _node_finding(node, dialect, extra)
-        if found is not None and found not in out:
-            out.append(found)
-    for name in calls:
-        found = _name_finding(name, dialect, extra)
-        if found is not None and found not in out:
-            out.append(found)
-    return out
-
-
-def _kind_word(tree: exp.Expr) -> str:
-    if isinstance(tree, exp.Command):
-        first = str(tree.this or "").split()
-        return first[0].upper() if first else "command"
-    return getattr(tree, "key", type(tree).__name__).upper()
-
-
-def _node_finding(node: exp.Expr, dialect: str, extra: frozenset[str]) -> GateFinding | None:
-    if isinstance(node, _WRITES):
-        return GateFinding(
-            NOT_READ_ONLY, f"the SQL contains {_kind_word(node)}, which is not read-only", _FIX_READ_ONLY
-        )
-    if isinstance(node, exp.Into) or (isinstance(node, exp.Select) and node.args.get("into") is not None):
-        return GateFinding(
-            INTO, "the SQL uses SELECT ... INTO, which writes a table, a variable or a file", "remove INTO"
-        )
-    if isinstance(node, exp.Lock):
-        what = "FOR UPDATE" if node.args.get("update") else "FOR SHARE"
-        return GateFinding(LOCKING, f"the SQL takes row locks ({what})", "remove the locking clause")
-    if dialect == "mysql" and isinstance(node, exp.PropertyEQ):
-        return GateFinding(
-            NOT_READ_ONLY, "the SQL assigns a user variable (:=), which changes the session", _FIX_READ_ONLY
-        )
-    if dialect == "mysql" and isinstance(node, exp.SessionParameter):
-        return GateFinding(
-            NOT_READ_ONLY,
-            f"the SQL reads the server variable @@{node.name}",
-            "remove the @@ variable; queries read tables only",
-        )
-    if isinstance(node, exp.Func):
-        return _function_finding(node, dialect, extra)
-    return None
-
-
-def _function_finding(node: exp.Func, dialect: str, extra: frozenset[str]) -> GateFinding | None:
-    qualifier = ""
-    parent = node.parent
-    if isinstance(parent, exp.Dot) and parent.expression is node:
-        qualifier = parent.this.sql(dialect=sqlglot_dialect(dialect)).lower()
-    if isinstance(node, exp.Anonymous):
-        name = str(node.name)
-        written = name.lower()
-        full = f"{qualifier}.{written}" if qualifier else written
-        why = functions.dangerous(written)
-        if why is not None:  # never allowed, whatever the user declared
-            return _refused(written, why)
-        if full in extra or (not qualifier and written in extra):
-            return None
-        builtin_schema = qualifier in functions.BUILTIN_SCHEMAS.get(dialect, frozenset())
-        if qualifier and not builtin_schema:
-            return _unknown(f"{qualifier}.{name}", dialect)
-        if written not in functions.allow_list(dialect):
-            return _unknown(name, dialect)
-        return None
-    if type(node).__name__ in functions.REFUSED_TYPED:
-        return _refused(node.sql_name().lower(), "is not a plain computation")
-    for alias in type(node).sql_names():
-        why = functions.dangerous(alias.lower())
-        if why is not None:
-            return _refused(alias.lower(), why)
-    if qualifier and qualifier not in functions.BUILTIN_SCHEMAS.get(dialect, frozenset()):
-        full = f"{qualifier}.{node.sql_name().lower()}"
-        if full not in extra:
-            return _unknown(full, dialect)
-    return None
-
-
-def _name_finding(name: str, dialect: str, extra: frozenset[str]) -> GateFinding | None:
-    """A name written before ``(`` (from the lexical scan): dangerous ones, and quoted names."""
-    if name[:1] in ('"', "`"):
-        inner = name[1:-1]
-        if inner.lower() in extra or (inner == inner.lower() and inner in functions.allow_list(dialect)):
-            return None
-        return GateFinding(
-            FUNCTION,
-            f"the SQL calls the quoted name {name} as a function",
-            "call built-in functions by their plain name; declare a user function in "
-            f"{ENV_FUNCTIONS} if it only reads",
-        )
-    why = functions.dangerous(name)
-    return _refused(name, why) if why is not None else None
-
-
-def _refused(name: str, why: str) -> GateFinding:
-    return GateFinding(
-        FUNCTION, f"the SQL calls {name}(), which {why}", f"remove {name}(); context-set queries only read"
-    )
-
-
-def _unknown(name: str, dialect: str) -> GateFinding:
-    return GateFinding(
-        FUNCTION,
-        f"the SQL calls {name}(), which is not on the {dialect} allow-list of read-only functions",
-        f"use a built-in function, or declare {name} in {ENV_FUNCTIONS} if it only reads (never for "
-        "a function that writes)",
-    )
+    return GateResult(sql, dialect, tuple(tree.parse_and_check(sql, dialect, kind, extra, lexed.calls)))

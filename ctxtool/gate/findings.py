@@ -22,6 +22,9 @@ FUNCTION = "CTX207"  # a function not on the engine's allow-list
 COMMENTS = "CTX208"  # comments/quoting the parser and the server could read differently
 TOO_BIG = "CTX209"  # beyond the size, token or nesting bounds
 
+# the environment variable listing user functions declared read-only (named in findings)
+ENV_FUNCTIONS = "CTXTOOL_GATE_FUNCTIONS"
+
 
 @dataclass(frozen=True)
 class GateFinding:

@@ -13,8 +13,14 @@ from a string. Each list is built from the engine's own catalog of built-ins:
 - ``mysql``: the documented built-in functions, aggregates and window functions of MySQL 8 and
   MariaDB that have no side effect (not ``LOAD_FILE``, ``SLEEP``, ``BENCHMARK``, ``GET_LOCK``,
   ``LAST_INSERT_ID(expr)``, ``MASTER_POS_WAIT``...);
+- the IMMUTABLE/STABLE functions of the extensions ctxtool's value searches use (``pg_trgm``,
+  ``fuzzystrmatch``, ``unaccent``, ``pgvector``), AlloyDB's ``google_ml.embedding`` and ctxtool's
+  own ``ctxtool_embed_<dim>`` (created by its ``--apply-ddl``);
 - ``spanner``: the GoogleSQL functions Spanner documents (all are free of side effects) -- the
   PostgreSQL list is used for Spanner databases of the PostgreSQL dialect.
+
+``pg_sleep(n)`` and MySQL's ``SLEEP(n)`` are allowed only with a constant ``n`` of at most
+:data:`MAX_WAIT_SECONDS` (the default statement timeout, which cuts them anyway).
 
 Refused besides, whatever the lists say: the names in :data:`DANGEROUS` (with the reason shown to
 the user), schema-qualified calls outside ``pg_catalog`` (user functions), and quoted names whose
@@ -143,9 +149,24 @@ _SPANNER = """
     unix_date unix_micros unix_millis unix_seconds upper var_samp variance
 """
 
+# functions of the extensions ctxtool's value searches use (pg_trgm, fuzzystrmatch, unaccent,
+# pgvector), all IMMUTABLE or STABLE, and server information functions without side effects
+# (current_setting, pg_backend_pid, pg_typeof...)
+_POSTGRES_EXTENSIONS = """
+    similarity word_similarity strict_word_similarity show_trgm levenshtein levenshtein_less_equal
+    soundex difference metaphone dmetaphone dmetaphone_alt unaccent cosine_distance l2_distance
+    l1_distance inner_product vector_dims vector_norm l2_normalize binary_quantize subvector
+    current_setting pg_backend_pid pg_typeof pg_size_pretty pg_column_size pg_postmaster_start_time
+    pg_client_encoding
+"""
+_MYSQL_INFO = """
+    connection_id database schema version current_user session_user system_user user current_role
+    match
+"""
+
 ALLOWED: dict[str, frozenset[str]] = {
-    "postgres": frozenset(_POSTGRES.split()),
-    "mysql": frozenset(_MYSQL.split()),
+    "postgres": frozenset(_POSTGRES.split() + _POSTGRES_EXTENSIONS.split()),
+    "mysql": frozenset(_MYSQL.split() + _MYSQL_INFO.split()),
     "spanner": frozenset(_SPANNER.split()),
 }
 
@@ -161,7 +182,7 @@ DANGEROUS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^dblink", "opens another connection, which can run any statement"),
         (r"^pg_(read|ls|stat_file|file)", "reads files or directories on the database host"),
         (r"^load_file$", "reads a file on the database host"),
-        (r"^(pg_)?sleep|^benchmark$", "makes the server wait"),
+        (r"^pg_sleep_(for|until)$|^benchmark$", "makes the server wait"),
         (
             r"advisory|^get_lock$|^release_(all_)?locks?$|^is_(free|used)_lock$",
             "takes or releases a lock held by the session",
@@ -182,14 +203,29 @@ DANGEROUS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "runs a query given as text or reads a whole table by name",
         ),
         (r"^(master|source)_pos_wait$|^sys_(exec|eval)$", "waits on replication or runs a program"),
-        (r"^current_setting$", "reads a server setting"),
     )
 )
+
+# waits allowed with a constant of at most MAX_WAIT_SECONDS (the default statement timeout, which cuts
+# them anyway): a slow report can be written; an argument that is not such a constant is refused
+BOUNDED_WAITS = frozenset({"pg_sleep", "sleep"})
+MAX_WAIT_SECONDS = 5.0
 
 # sqlglot typed functions that are not plain computations
 REFUSED_TYPED = frozenset(
     {"NextValueFor", "ReadCSV", "ReadParquet", "ToFile", "Seq1", "Seq2", "Seq4", "Seq8"}
 )
+
+# ctxtool's own SQL functions, created by its DDL (``--apply-ddl``): the deterministic embedder
+# ctxtool_embed_<dim>(text), IMMUTABLE
+OWN_FUNCTIONS = re.compile(r"^ctxtool_embed_\d+$")
+
+# schema-qualified functions that are built-ins of a managed service (AlloyDB AI's embedding())
+QUALIFIED: dict[str, frozenset[str]] = {
+    "postgres": frozenset({"google_ml.embedding"}),
+    "mysql": frozenset(),
+    "spanner": frozenset(),
+}
 
 # schemas whose functions are the built-ins (a call qualified with another schema is a user function)
 BUILTIN_SCHEMAS: dict[str, frozenset[str]] = {
@@ -205,6 +241,13 @@ def dangerous(name: str) -> str | None:
         if pattern.search(name):
             return why
     return None
+
+
+def allowed(name: str, dialect: str) -> bool:
+    """Whether the lower-case ``name`` (``schema.name`` when qualified) is a read-only built-in."""
+    if "." in name:
+        return name in QUALIFIED.get(dialect, frozenset())
+    return name in allow_list(dialect) or (dialect == "postgres" and OWN_FUNCTIONS.match(name) is not None)
 
 
 def allow_list(dialect: str) -> frozenset[str]:
