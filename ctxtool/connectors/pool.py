@@ -12,7 +12,8 @@ timeout, row cap), so a pooled statement has the same guarantees as a direct one
   locks, temporary tables, settings, LISTEN, cursors: nothing one request did reaches the next), in
   the pool's worker thread, so the reset costs the request nothing;
 * MySQL/MariaDB: a bounded pool of :class:`~ctxtool.connectors.mysql.MySQLConnector` sessions,
-  opened on demand, pinged after a minute idle or a failed statement and replaced when dead;
+  opened on demand, reset when they come back (``COM_RESET_CONNECTION`` and the session's settings
+  again), pinged after a minute idle or a failed statement and replaced when dead;
 * Spanner: one :class:`~ctxtool.connectors.spanner.SpannerConnector`: the client library's session
   pool is thread-safe and every statement already runs in its own read-only snapshot.
 
@@ -307,6 +308,11 @@ class _ConnectorSessions(_Sessions):
 
     def _give_back(self, session: Connector, *, check: bool) -> None:
         if check and not _alive(session):
+            self._discard(session)
+            return
+        try:
+            session.reset_session()  # nothing one request left on the session reaches the next
+        except DatabaseError:
             self._discard(session)
             return
         with self._lock:
