@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "mcp": "mcp",
     "conversation": "conversation",
     "chat": "chat",
+    "doctor": "doctor",
 }
 
 
