@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "mcp": "mcp",
     "conversation": "conversation",
     "chat": "chat",
+    "doctor": "doctor",
 }
 
 

@@ -94,6 +94,12 @@ class Connector(ABC):
     ) -> dict:
         """A schema snapshot (see ``schemas/schema_snapshot.schema.json``)."""
 
+    def reset_session(self) -> None:
+        """Bring the session back to how it was opened (locks, temporary tables, settings a
+        statement left behind); connection pools call it when a session comes back. Engines whose
+        every statement runs in a fresh read-only snapshot (Spanner) have nothing to reset."""
+        return None
+
     @abstractmethod
     def close(self) -> None: ...
 

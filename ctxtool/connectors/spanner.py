@@ -2,6 +2,9 @@
 
 Every statement runs in a read-only snapshot (introspection: one multi-use snapshot for all its
 queries), with the statement timeout as the RPC deadline and the row cap applied while streaming.
+There is no other path: the connector never opens a read-write transaction or a batch, so the server
+refuses DML and DDL whatever text reaches it, and it parses one statement per call; a snapshot
+leaves no session state behind, so a pool has nothing to reset.
 Both database dialects are detected: GoogleSQL (ctxtool dialect ``spanner``: ``?`` and ``$value``
 become ``@p1``... and ``@value``) and PostgreSQL (ctxtool dialect ``postgres``: ``$1``... bound as
 ``p1``...). ``SPANNER_EMULATOR_HOST`` (or ``?emulator_host=`` in the DSN) selects the emulator.
