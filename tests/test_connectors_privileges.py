@@ -39,6 +39,12 @@ def _with_user(dsn: str, user: str, password: str | None = None) -> str:
     return urllib.parse.urlunsplit((parts.scheme, f"{auth}@{host}", parts.path, parts.query, ""))
 
 
+@pytest.fixture(autouse=True)
+def _warnings_on(monkeypatch):
+    """tests/conftest.py silences the start-up warning for the rest of the suite; here it is tested."""
+    monkeypatch.delenv("CTXTOOL_NO_PRIVILEGE_WARNING", raising=False)
+
+
 @pytest.fixture(scope="module")
 def pg_roles(_pg15_admin):
     name = unique_name("ctx_priv")

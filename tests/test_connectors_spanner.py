@@ -61,8 +61,8 @@ def test_googlesql_detected_and_queried(sp_db):
 
 
 def test_snapshot_is_read_only(sp_db):
-    """The connector runs every statement in a read-only snapshot and has no SQL check of its own:
-    whatever reaches the emulator, a write is refused there and one statement runs per call."""
+    """The gate refuses every write before it is sent; below the gate, the connector's read-only
+    snapshot is refused by the emulator itself, one statement per call."""
     with connect(sp_db) as c:
         for sql, refusal in (
             ("DELETE FROM loan WHERE TRUE", "DML statements may not be performed"),
@@ -71,8 +71,10 @@ def test_snapshot_is_read_only(sp_db):
             ("SELECT 1; DELETE FROM loan WHERE TRUE", "Syntax error"),
             ("CREATE TABLE ctx_made (x INT64) PRIMARY KEY (x)", "not supported"),
         ):
-            with pytest.raises(DatabaseError, match=refusal):
+            with pytest.raises(DatabaseError, match="read-only gate"):
                 c.query(sql)
+            with c.database.snapshot() as snap, pytest.raises(Exception, match=refusal):
+                list(snap.execute_sql(sql))
     with connect(sp_db) as c:  # control: the ordinary read, and nothing changed
         assert c.query("SELECT COUNT(*) FROM loan").rows == [(20,)]
         assert c.query("SELECT COUNT(*) FROM district WHERE district_id = 999 OR A11 = 0").rows == [(0,)]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ctxtool import gate
 from ctxtool.conversations.runner import ConversationRunner
 from ctxtool.conversations.store import SQLiteStore
 from ctxtool.conversations.vectors import VectorSettings
@@ -58,6 +59,7 @@ def test_follow_up_edits(runtime, tmp_path, conv):
             if turn.get("edit"):
                 assert ans.source == "followup" and f"({turn['edit']}" in ans.explanation, where
                 # every edited query is one read-only SELECT of the schema's tables
-                sqlparts.check_read_only_select(ans.sql, "postgres", runtime.allowed_objects())
+                gate.require(ans.sql, "postgres")
+                sqlparts.check_allowed_objects(ans.sql, "postgres", runtime.allowed_objects())
     finally:
         store.close()

@@ -140,7 +140,7 @@ def test_golden_sql_that_writes_is_never_run(financial_runtime, financial_dsn):
         GoldenQuestion("ok", "", asked, gold, []),
     ]
     report = run_eval(financial_runtime, q)
-    assert report.items[0].outcome == "golden_error" and "only a SELECT" in report.items[0].detail
+    assert report.items[0].outcome == "golden_error" and "read-only gate" in report.items[0].detail
     assert report.items[1].outcome == "correct"  # the control: the ordinary path runs
     with connect(financial_dsn) as conn:
         assert run_read_only(conn, "SELECT count(*) FROM account").rows[0][0] == before > 0

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ctxtool import gate
 from ctxtool.compose import ComposeError, SchemaGraph
 from ctxtool.conversations import edits
 from ctxtool.conversations.followup import LinkedFilter, rewrite
@@ -550,8 +551,9 @@ class ConversationRunner:
         st = previous.state
         dialect = st.get("dialect") or self.runtime.dialect
         try:
-            sqlparts.check_read_only_select(sql, dialect, self.runtime.allowed_objects())
-        except InputError as exc:
+            gate.require(sql, dialect)
+            sqlparts.check_allowed_objects(sql, dialect, self.runtime.allowed_objects())
+        except (InputError, gate.GateRefused) as exc:
             raise FollowupError(f"the edited query fails the read-only check: {exc}") from None
         tpl = st.get("template")
         ans = Answer(
