@@ -549,6 +549,9 @@ def main(argv: list[str] | None = None) -> int:
         help="score this set instead of drafting",
     )
     ap.add_argument("--conversations", action="store_true", help="also ask the conversations, turn by turn")
+    ap.add_argument(
+        "--only-conversations", action="store_true", help="ask the conversations only (not the questions)"
+    )
     ap.add_argument("--format", choices=["table", "json"], default="table")
     ap.add_argument(
         "--rows", help="write every question's SQL, params, status, confidence and outcome (JSON lines)"
@@ -598,8 +601,9 @@ def main(argv: list[str] | None = None) -> int:
             qs = json.loads(
                 (data / "analyst" / f"{src.questions}_questions.json").read_text(encoding="utf-8")
             )
-            rows += ask_questions(src, the_set, qs)
-            if args.conversations:
+            if not args.only_conversations:
+                rows += ask_questions(src, the_set, qs)
+            if args.conversations or args.only_conversations:
                 cs = json.loads(
                     (data / "analyst" / f"{src.questions}_conversations.json").read_text(encoding="utf-8")
                 )

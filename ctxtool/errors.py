@@ -11,6 +11,7 @@ EXIT_OK = 0
 EXIT_FINDINGS = 1  # findings, failed checks, `--check` would change a file
 EXIT_USAGE = 2  # bad usage, unreadable or unparsable input
 EXIT_DATABASE = 3  # cannot connect, authentication failed, server error
+EXIT_REFUSED = 4  # the read-only gate refused a statement (not one read-only query; see ctxtool.gate)
 EXIT_INTERRUPTED = 130  # Ctrl-C
 
 

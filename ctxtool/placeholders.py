@@ -10,6 +10,7 @@ start, an opening bracket or quote), while a ``?`` right after a word ends the s
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -222,3 +223,48 @@ def to_driver(
             raise ValueError(f"unknown driver style {style!r}")
     parts.append(sql[last:])
     return "".join(parts), (names if style == "named_at" else ordered)
+
+
+def _as_at_value(sql: str, dialect: str) -> str:
+    parts: list[str] = []
+    last = 0
+    for ph in find_sql_placeholders(sql, dialect):
+        if ph.kind == "named":
+            parts.append(sql[last : ph.start])
+            parts.append("@value")
+            last = ph.end
+    parts.append(sql[last:])
+    return "".join(parts)
+
+
+_TIGHT_PARAMETER = re.compile(r"[^\s(]\$(?:\d|value)")
+
+
+def _space_parameters(sql: str) -> str:
+    """sqlglot's PostgreSQL tokenizer fails on a parameter right after an operator or comma
+    (``IN ($1,$2)``, ``$1+$2``), taking it for a dollar-quoted string: put a space before it."""
+    if _TIGHT_PARAMETER.search(sql) is None:
+        return sql
+    parts: list[str] = []
+    last = 0
+    for ph in find_sql_placeholders(sql, "postgres"):
+        if ph.start > 0 and not sql[ph.start - 1].isspace() and sql[ph.start - 1] != "(":
+            parts.append(sql[last : ph.start])
+            parts.append(" ")
+            last = ph.start
+    if not parts:
+        return sql
+    parts.append(sql[last:])
+    return "".join(parts)
+
+
+def parseable_sql(sql: str, dialect: str) -> str:
+    """``sql`` as sqlglot can parse it, with the same length and placeholders where they are:
+    on PostgreSQL a space before a parameter glued to an operator (see :func:`_space_parameters`);
+    on MySQL and GoogleSQL, which have no ``$name`` parameters, ``$value`` read as the same-length
+    ``@value`` (a parameter in GoogleSQL, a variable in MySQL)."""
+    if dialect == "postgres" and "$" in sql:
+        return _space_parameters(sql)
+    if dialect != "postgres" and "$value" in sql:
+        return _as_at_value(sql, dialect)
+    return sql

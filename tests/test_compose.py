@@ -41,15 +41,15 @@ def test_fixture_pairs(case: dict) -> None:
     assert [str(p) for p in done.params] == case["bound"]
 
 
-def test_every_composed_query_passes_the_read_only_check() -> None:
-    # the runtime's read-only check of generated SQL (the connectors' gate of issue 24 replaces it
-    # when it lands): one SELECT, nothing that writes, no locking
-    from ctxtool.runtime.templates.sqlparts import check_read_only_select
+def test_every_composed_query_passes_the_read_only_gate() -> None:
+    # the one read-only gate every statement passes (ctxtool.gate): one query, nothing that writes,
+    # no locking, allowed functions only
+    from ctxtool import gate
 
     composed = [c for c in PAIRS if "expect" in c]
     assert len(composed) >= 60
     for case in composed:
-        check_read_only_select(case["expect"], case["dialect"], None)
+        assert gate.check(case["expect"], case["dialect"], functions_allowed=()).ok, case["expect"]
 
 
 def test_explanation_names_template_conditions_and_values() -> None:

@@ -74,9 +74,12 @@ def test_read_only(conn, my_db):
 
 
 def test_read_only_transaction_is_enforced_by_the_server(conn):
-    # SELECT ... FOR UPDATE passes the statement-kind check; the READ ONLY transaction refuses it
-    with pytest.raises(DatabaseError, match="READ ONLY"):
+    # the gate refuses SELECT ... FOR UPDATE; behind it (catalog_query skips only the function
+    # allow-list, not the statement-kind check) the READ ONLY transaction refuses it too
+    with pytest.raises(DatabaseError, match="FOR UPDATE"):
         conn.query("SELECT * FROM district FOR UPDATE")
+    with pytest.raises(DatabaseError, match="READ ONLY"):
+        conn.catalog_query("SELECT * FROM district FOR UPDATE")
     # a second statement smuggled after a SELECT never runs (prepared statements hold one statement)
     with pytest.raises(DatabaseError):
         conn.query("SELECT 1; DELETE FROM account")

@@ -213,7 +213,8 @@ def test_generic_plan_errors_are_the_servers_own(conn):
 
 
 def test_a_query_is_one_round_trip_and_stays_read_only(conn):
-    """An ordinary query costs one round trip on the wire (no BEGIN/DECLARE/FETCH/ROLLBACK)."""
+    """An ordinary query costs one round trip on the wire (BEGIN READ ONLY, the statement and
+    ROLLBACK travel together)."""
     conn.query("SELECT 1")  # warm up type caches
     assert wire_round_trips(conn, lambda: conn.query("SELECT $1::int AS x", [5])) == 1
     capped = conn.query("SELECT g FROM generate_series(1, 100000) AS g", max_rows=3)
@@ -221,11 +222,15 @@ def test_a_query_is_one_round_trip_and_stays_read_only(conn):
     assert conn.query("SELECT 2 AS y").rows == [(2,)]  # the cancelled stream left the session usable
 
 
-def test_switching_read_only_off_closes_the_session(pg_db):
-    from ctxtool.connectors import connect
-    from ctxtool.errors import DatabaseError
-
+def test_switching_read_only_off_does_not_outlive_the_statement(pg_db):
+    """The gate refuses set_config; behind it (catalog_query skips the function allow-list) a
+    statement that turns the session's read-only default off is rolled back with it."""
+    sql = "SELECT set_config('default_transaction_read_only', 'off', false)"
     with connect(pg_db) as c:
-        with pytest.raises(DatabaseError, match="read-write"):
-            c.query("SELECT set_config('default_transaction_read_only', 'off', false)")
-        assert c.conn.closed
+        with pytest.raises(DatabaseError, match="set_config"):  # the gate refuses it first
+            c.query(sql)
+        c.catalog_query(sql)
+        assert c.query("SELECT current_setting('default_transaction_read_only')").rows == [("on",)]
+        with pytest.raises(DatabaseError, match="read-only transaction"):
+            c.run_read_only("CREATE TABLE ctx_after_switch (a int)")
+        assert not c.conn.closed and c.query("SELECT 1").rows == [(1,)]

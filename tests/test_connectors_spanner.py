@@ -61,10 +61,23 @@ def test_googlesql_detected_and_queried(sp_db):
 
 
 def test_snapshot_is_read_only(sp_db):
-    with connect(sp_db) as c, pytest.raises(DatabaseError):
-        c.query("DELETE FROM loan WHERE TRUE")
+    """The connector runs every statement in a read-only snapshot and has no SQL check of its own:
+    whatever reaches the emulator, a write is refused there and one statement runs per call."""
     with connect(sp_db) as c:
+        for sql, refusal in (
+            ("DELETE FROM loan WHERE TRUE", "DML statements may not be performed"),
+            ("INSERT INTO district (district_id, A2) VALUES (999, 'x') THEN RETURN district_id", "DML"),
+            ("UPDATE district SET A11 = 0 WHERE TRUE", "DML statements may not be performed"),
+            ("SELECT 1; DELETE FROM loan WHERE TRUE", "Syntax error"),
+            ("CREATE TABLE ctx_made (x INT64) PRIMARY KEY (x)", "not supported"),
+        ):
+            with pytest.raises(DatabaseError, match=refusal):
+                c.query(sql)
+    with connect(sp_db) as c:  # control: the ordinary read, and nothing changed
         assert c.query("SELECT COUNT(*) FROM loan").rows == [(20,)]
+        assert c.query("SELECT COUNT(*) FROM district WHERE district_id = 999 OR A11 = 0").rows == [(0,)]
+        names = c.query("SELECT table_name FROM information_schema.tables WHERE table_name = 'ctx_made'")
+        assert names.rows == []
 
 
 def test_plan_reports_server_errors(sp_db):

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ctxtool import gate
 from ctxtool.conversations.followup import rewrite
 from ctxtool.conversations.fschema import FollowupError, Schema
 from ctxtool.conversations.intent import classify
@@ -398,7 +399,8 @@ def test_rewrite_either_parses_or_says_why(question):
     except CtxtoolError:
         return
     assert intent.kinds
-    sqlparts.check_read_only_select(rw.sql, "postgres", {"client", "district"})
+    assert gate.require(rw.sql, "postgres").ok
+    sqlparts.check_allowed_objects(rw.sql, "postgres", {"client", "district"})
     assert len(set(re.findall(r"\$\d+", rw.sql))) == len(rw.params)
 
 
@@ -428,4 +430,59 @@ def test_model_writes_sql_with_the_conversation_history(runtime, tmp_path, fake_
     assert sent[-1]["content"] == "What is the gender split of those people?"
     stored = store.list_prompts(cid)
     assert stored[-1].sql == ans.sql and stored[-1].state["source"] == "llm"
+    store.close()
+
+
+# -- wrong turns that must not happen (issue 30) -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds", "restrict"),
+    [
+        ("which of those ordered something in 1998?", ["filter"], True),
+        ("which of these haven't been discontinued?", ["filter"], True),
+        ("which of these has the most?", ["result"], False),
+    ],
+)
+def test_which_of_those_restricts_unless_it_picks(question, kinds, restrict):
+    intent = classify(question)
+    assert intent.kinds == kinds and intent.restrict is restrict
+
+
+def test_a_one_row_result_is_never_picked_from(schema):
+    with pytest.raises(FollowupError, match="one row"):
+        rewrite("which of these has the most?", "SELECT count(*) AS n FROM client", [], "postgres", schema)
+    with pytest.raises(FollowupError, match="one aggregate"):
+        rewrite("which of those are women?", "SELECT count(*) AS n FROM client", [], "postgres", schema)
+    # control: a grouped result is picked from
+    rw = rewrite(
+        "which of these has the most?", "SELECT gender, count(*) AS n FROM client GROUP BY gender", [],
+        "postgres", schema,
+    )  # fmt: skip
+    assert "LIMIT 1" in rw.sql
+
+
+def test_a_follow_up_of_an_unanswered_question_says_so(runtime, tmp_path):
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    cid = store.create_conversation("t").conversation_id
+    runner = ConversationRunner(runtime, store=store, vectors=VectorSettings(enabled=False))
+    assert runner.ask("How many clients are there?", conversation_id=cid).status == "answered"
+    assert runner.ask("What colour is the sky over the moon?", conversation_id=cid).status != "answered"
+    ans = runner.ask("break it out by gender", conversation_id=cid)
+    # not a breakdown of the older "How many clients" answer: it says the previous one was not answered
+    assert ans.status == "declined" and ans.sql is None and "sky over the moon" in ans.text
+    # control: a question of its own after the unanswered one is answered
+    assert runner.ask("How many loans are there?", conversation_id=cid).status == "answered"
+    store.close()
+
+
+def test_a_question_leaning_on_the_previous_answer_is_not_answered_over_everything(runtime, tmp_path):
+    store = SQLiteStore(tmp_path / "c.sqlite")
+    cid = store.create_conversation("t").conversation_id
+    runner = ConversationRunner(runtime, store=store, vectors=VectorSettings(enabled=False))
+    runner.ask("How many clients live in the region Prague?", conversation_id=cid)
+    ans = runner.ask("and how many loans are there among them?", conversation_id=cid)
+    assert ans.status == "declined" and ans.sql is None and "follow-up of" in ans.text
+    # control: the same question on its own is answered
+    assert runner.ask("How many loans are there?").status == "answered"
     store.close()

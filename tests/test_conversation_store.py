@@ -228,7 +228,7 @@ def test_pg_uses_pgvector(pg18_dsn):
     s = open_store(pg18_dsn)
     try:
         assert s.vector_type == "vector"
-        assert s.schema_version() == 3
+        assert s.schema_version() == 4
     finally:
         s.close()
 
@@ -236,10 +236,10 @@ def test_pg_uses_pgvector(pg18_dsn):
 def test_sqlite_migrations_versioned(tmp_path):
     path = tmp_path / "m.sqlite"
     with SQLiteStore(path) as s:
-        assert s.schema_version() == 3
+        assert s.schema_version() == 4
         s.create_conversation("persist")
     with SQLiteStore(path) as s:  # reopening applies nothing twice and keeps the data
-        assert s.schema_version() == 3
+        assert s.schema_version() == 4
         assert [c.title for c in s.list_conversations()] == ["persist"]
         assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     import sqlite3

@@ -24,6 +24,8 @@ AUTHORING = {
     "test_values",
     "mutate_set",
     "eval",
+    "generate_dataset",
+    "feedback",
 }
 RUNTIME = {"ask", "query_data", "list_templates", "describe_schema"}
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ctxtool import gate
 from ctxtool.cli import cli
 from ctxtool.english.content import content_tokens
 from ctxtool.errors import InputError
@@ -126,26 +127,29 @@ def test_facet_on_a_table_the_template_does_not_read_is_refused():
 @pytest.mark.parametrize(
     "sql, message",
     [
-        ("DELETE FROM account", "only a SELECT"),
-        ("SELECT 1; DROP TABLE account", "exactly one statement"),
+        ("DELETE FROM account", "not a query"),
+        ("SELECT 1; DROP TABLE account", "more than one statement"),
         ("SELECT * FROM account FOR UPDATE", "locks"),
-        ("SELECT * FROM secrets", "not in the allowed objects"),
         ("SELECT (1 FROM", "does not parse"),
-        ("SELEC nothing", "only a SELECT"),
-        ("WITH x AS (DELETE FROM account RETURNING *) SELECT * FROM x", "read-only"),
+        ("SELEC nothing", "not a query"),
+        ("WITH x AS (DELETE FROM account RETURNING *) SELECT * FROM x", "not read-only"),
     ],
 )
 def test_model_sql_guard(sql, message):
-    with pytest.raises(InputError, match=message):
-        sqlparts.check_read_only_select(sql, "postgres", {"account", "district"})
+    # the model's SQL passes the one read-only gate (ctxtool.gate), then the allowed-objects check
+    with pytest.raises(gate.GateRefused, match=message):
+        gate.require(sql, "postgres")
+
+
+def test_model_sql_reads_only_allowed_objects():
+    with pytest.raises(InputError, match="not in the allowed objects"):
+        sqlparts.check_allowed_objects("SELECT * FROM secrets", "postgres", {"account", "district"})
 
 
 def test_guard_accepts_ctes_and_unions_over_allowed_tables():
-    sqlparts.check_read_only_select(
-        "WITH x AS (SELECT account_id FROM account) SELECT * FROM x UNION SELECT district_id FROM district",
-        "postgres",
-        {"account", "district"},
-    )
+    sql = "WITH x AS (SELECT account_id FROM account) SELECT * FROM x UNION SELECT district_id FROM district"
+    assert gate.require(sql, "postgres").ok
+    sqlparts.check_allowed_objects(sql, "postgres", {"account", "district"})
 
 
 def test_value_searches_per_question_are_bounded(financial_dsn):
@@ -340,12 +344,12 @@ def test_uncovered_question_goes_to_the_model_and_bad_sql_is_retried(fake_llm, f
         ans = rt.ask("What is the average loan duration in months?")
     assert ans.status == "answered" and ans.source == "llm"
     assert ans.sql == "SELECT AVG(duration) FROM loan" and ans.executed and ans.rows[0][0] is not None
-    assert any("only a SELECT" in w for w in ans.warnings)
+    assert any("not a query" in w and "CTX202" in w for w in ans.warnings)
     first, second = fake_llm.requests
     system = first.messages[0]["content"]
     assert "loan(" in system and "Examples of questions" in system
     # the retry carries the error back to the model as the tool's result
-    assert second.messages[-1]["role"] == "tool" and "only a SELECT" in second.messages[-1]["content"]
+    assert second.messages[-1]["role"] == "tool" and "not a query" in second.messages[-1]["content"]
 
 
 def test_model_sql_outside_the_object_list_is_refused_after_one_retry(fake_llm, financial_dsn):

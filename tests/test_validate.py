@@ -195,6 +195,82 @@ CASES = [
         with_(lambda d: d["templates"].append(plain("q?", "SELECT * FROM loan"))),
     ),
     (
+        "CTX207",
+        "postgres",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT lo_import('/etc/hostname') FROM loan"))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT lower(status) FROM loan"))),
+    ),
+    (
+        "CTX207",
+        "postgres",
+        with_(
+            lambda d: d["templates"].append(
+                plain("q?", "SELECT * FROM dblink('host=x', 'select 1') AS t(a int)")
+            )
+        ),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT * FROM generate_series(1, 3) AS t(a)"))),
+    ),
+    (
+        "CTX207",
+        "postgres",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT audit.log_and_count(loan_id) FROM loan"))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT count(loan_id) FROM loan"))),
+    ),
+    (
+        "CTX207",
+        "postgres",
+        with_(
+            _set(
+                ("value_searches", 0, "query"), VS.replace("0 AS distance", "pg_advisory_lock(1) AS distance")
+            )
+        ),
+        with_(_set(("value_searches", 0, "query"), VS.replace("0 AS distance", "abs(0) AS distance"))),
+    ),
+    (
+        "CTX207",
+        "postgres",
+        with_(
+            lambda d: d["facets"].append(
+                facet("pg_read_file('/etc/passwd') <> ''", "pg_read_file('/etc/passwd') <> ''", "x", "x", "x")
+            )
+        ),
+        with_(
+            lambda d: d["facets"].append(
+                facet("lower(loan.status) <> ''", "lower(loan.status) <> ''", "x", "x", "x")
+            )
+        ),
+    ),
+    (
+        "CTX207",
+        "mysql",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT LOAD_FILE('/etc/hostname') FROM loan"))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT LOWER(status) FROM loan"))),
+    ),
+    (
+        "CTX208",
+        "mysql",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT 1 /*! INTO OUTFILE '/tmp/x' */"))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT 1 /* INTO OUTFILE '/tmp/x' */"))),
+    ),
+    (
+        "CTX208",
+        "postgres",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT 1 /* /* */ # */"))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT 1 /* */ -- # */"))),
+    ),
+    (
+        "CTX208",
+        "mysql",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT 1 # tail"))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT 1 -- tail"))),
+    ),
+    (
+        "CTX209",
+        "postgres",
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT " + "(" * 40 + "1" + ")" * 40))),
+        with_(lambda d: d["templates"].append(plain("q?", "SELECT " + "(" * 20 + "1" + ")" * 20))),
+    ),
+    (
         "CTX206",
         "postgres",
         with_(lambda d: d["facets"].append(facet('district."A11" + 1', 'district."A11" + 1', "x", "x", "x"))),

@@ -31,10 +31,13 @@ COMMANDS: dict[str, str] = {
     "sets": "sets",
     "ask": "ask",
     "eval": "eval",
+    "dataset": "dataset",
+    "feedback": "feedback",
     "serve": "serve",
     "mcp": "mcp",
     "conversation": "conversation",
     "chat": "chat",
+    "doctor": "doctor",
 }
 
 

@@ -87,6 +87,12 @@ def command(
     """Answer QUESTION from a context set (exit 1 when there is no confident answer, 3 on a database error)."""
     need_dsn = action not in ("showsql", "explainsql", "showprompt", "chat")
     with make_runtime(**opts, need_dsn=need_dsn) as rt:
+        if rt.connector is not None and opts.get("dsn"):
+            from ctxtool.connectors.privileges import startup_warning
+
+            warning = startup_warning(opts["dsn"], rt.connector)  # one query on the open session
+            if warning:
+                click.echo(warning, err=True)
         if conversation_id:
             ans = ask_in_conversation(rt, question, action, conversation_id, conversation_store)
         else:

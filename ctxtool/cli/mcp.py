@@ -65,6 +65,8 @@ def command(
     model = take(model_flags, MODEL_KEY)
     defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets, model=model)
     runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
+    if dsn:
+        _warn_about_privileges(dsn)
     tools = registry()
     try:
         if http:
@@ -80,3 +82,18 @@ def command(
     finally:
         runtime_tools.SERVICES.close()
         CONNECTIONS.forget()
+
+
+def _warn_about_privileges(dsn: str) -> None:
+    """The privilege warning (a role that can write), checked on its own connection in the
+    background: the server answers its client at once, the line comes on stderr when known."""
+    import threading
+
+    from ctxtool.connectors.privileges import startup_warning
+
+    def check() -> None:
+        warning = startup_warning(dsn)
+        if warning:
+            click.echo(f"ctxtool mcp: {warning}", err=True)
+
+    threading.Thread(target=check, name="ctxtool-privileges", daemon=True).start()

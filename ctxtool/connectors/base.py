@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ctxtool.gate import is_own_catalog_sql, own_catalog_sql, require
+
 DEFAULT_STATEMENT_TIMEOUT = 5.0  # seconds
 DEFAULT_ROW_CAP = 1000
 
@@ -64,6 +66,24 @@ class Connector(ABC):
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         """The server's plan for ``sql`` (EXPLAIN, or the Spanner query planner) without running it."""
 
+    def gate(self, sql: str) -> None:
+        """The read-only gate (:mod:`ctxtool.gate`): raise :class:`~ctxtool.gate.GateRefused` unless
+        ``sql`` is one read-only query with allowed functions. ``query`` and ``plan`` call it first,
+        so no statement reaches the database unchecked, whatever its source; only ctxtool's own
+        catalog SQL (:meth:`catalog_query`) skips the function allow-list."""
+        if not is_own_catalog_sql(sql):
+            require(sql, self.dialect)
+
+    def catalog_query(
+        self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
+    ) -> QueryResult:
+        """Run ctxtool's own fixed catalog SQL (a constant string in ctxtool's code that reads
+        ``pg_stat_statements``, ``performance_schema``...), in the same read-only session with the same
+        timeout and row cap as :meth:`query`, but past the gate's function allow-list. Never pass
+        text that comes from a user, a file or a model."""
+        with own_catalog_sql(sql):
+            return self.query(sql, params, max_rows=max_rows)
+
     @abstractmethod
     def sample_column(self, table: str, column: str, n: int = 100, *, schema: str | None = None) -> list[Any]:
         """Up to ``n`` distinct non-null values of ``table.column``, deterministic where the engine allows."""
@@ -73,6 +93,12 @@ class Connector(ABC):
         self, schemas: Sequence[str] | None = None, *, profile: bool = False, progress: Any = None
     ) -> dict:
         """A schema snapshot (see ``schemas/schema_snapshot.schema.json``)."""
+
+    def reset_session(self) -> None:
+        """Bring the session back to how it was opened (locks, temporary tables, settings a
+        statement left behind); connection pools call it when a session comes back. Engines whose
+        every statement runs in a fresh read-only snapshot (Spanner) have nothing to reset."""
+        return None
 
     @abstractmethod
     def close(self) -> None: ...

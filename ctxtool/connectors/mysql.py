@@ -2,7 +2,10 @@
 and a row cap.
 
 The session is ``TRANSACTION READ ONLY`` and every statement also runs inside
-``START TRANSACTION READ ONLY`` ... ``ROLLBACK``; the timeout is ``max_execution_time`` (MySQL, ms) or
+``START TRANSACTION READ ONLY`` ... ``ROLLBACK``; the client never asks for multi-statements (the
+driver does by default), so the server reads one statement per call; a pooled session is reset
+(``COM_RESET_CONNECTION``: named locks, user variables, temporary tables, settings) and set up again
+when it goes back to its pool (:meth:`MySQLConnector.reset_session`); the timeout is ``max_execution_time`` (MySQL, ms) or
 ``max_statement_time`` (MariaDB, s); ``sql_select_limit`` keeps the server from sending more rows than
 the cap. Context-set SQL (``?``, ``$value``) runs through the server-side prepared cursor, so values
 are bound, never pasted. The two servers differ in ways introspection hides: MariaDB reports ``JSON``
@@ -105,6 +108,7 @@ class MySQLConnector(Connector):
     ) -> None:
         super().__init__(statement_timeout=statement_timeout, row_cap=row_cap)
         import mysql.connector
+        from mysql.connector.constants import ClientFlag
 
         self.dsn = dsn
         self.round_trips = 0
@@ -119,6 +123,8 @@ class MySQLConnector(Connector):
             "autocommit": False,
             "charset": "utf8mb4",
             "use_unicode": True,
+            # the driver asks for multi-statements by default: 'SELECT 1; DROP ...' would run both
+            "client_flags": [-ClientFlag.MULTI_STATEMENTS],
         }
         if dsn.database:
             kwargs["database"] = dsn.database
@@ -137,19 +143,40 @@ class MySQLConnector(Connector):
         self.mariadb = "mariadb" in version.lower()
         self.version = version.removeprefix("5.5.5-").split("-", 1)[0]
         try:
+            self._set_up()
             cur = self.conn.cursor()
-            if self.mariadb:
-                timeout = f"max_statement_time = {max(0.001, float(statement_timeout)):.3f}"
-            else:
-                timeout = f"max_execution_time = {max(1, int(statement_timeout * 1000))}"
-            self._execute(cur, "SET SESSION TRANSACTION READ ONLY")
-            self._execute(cur, f"SET SESSION {timeout}, SESSION sql_select_limit = {int(row_cap) + 1}")
             self._execute(cur, "SELECT DATABASE()")
             self.database = _text(cur.fetchone()[0])
             cur.close()
         except mysql.connector.Error as exc:
             self.conn.close()
             raise statement_error(exc, dsn, "cannot set up a read-only session") from None
+
+    def _set_up(self) -> None:
+        """The session's own settings: read-only transactions, the statement timeout, the row cap."""
+        if self.mariadb:
+            timeout = f"max_statement_time = {max(0.001, float(self.statement_timeout)):.3f}"
+        else:
+            timeout = f"max_execution_time = {max(1, int(self.statement_timeout * 1000))}"
+        cur = self.conn.cursor()
+        self._execute(cur, "SET SESSION TRANSACTION READ ONLY")
+        self._execute(cur, f"SET SESSION {timeout}, SESSION sql_select_limit = {int(self.row_cap) + 1}")
+        cur.close()
+
+    def reset_session(self) -> None:
+        """Bring the session back to how it was opened: ``COM_RESET_CONNECTION`` (named locks of
+        ``GET_LOCK``, user variables, temporary tables, prepared statements and settings all go),
+        then the session's settings again. Connection pools call this when a session comes back;
+        a server that cannot reset raises :class:`DatabaseError` and the pool drops the session."""
+        import mysql.connector
+
+        try:
+            self.round_trips += 1
+            if not self.conn.cmd_reset_connection():
+                raise DatabaseError(f"{self.dsn.redacted} cannot reset a session (COM_RESET_CONNECTION)")
+            self._set_up()
+        except mysql.connector.Error as exc:
+            raise statement_error(exc, self.dsn, "resetting the session failed") from None
 
     # ------------------------------------------------------------------ plumbing
 
@@ -205,11 +232,24 @@ class MySQLConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
-        import mysql.connector
-
+        self.gate(sql)
         self._check_read_only(sql)
         cap = self.row_cap if max_rows is None else max_rows
         driver_sql, driver_params = bind(sql, "mysql", params, "qmark")
+        return self.run_read_only(driver_sql, driver_params, cap)
+
+    def run_read_only(
+        self, driver_sql: str, driver_params: Sequence[Any] = (), cap: int | None = None
+    ) -> QueryResult:
+        """Run one statement in the driver's style (``?``, values bound) as a server-side prepared
+        statement inside ``START TRANSACTION READ ONLY`` ... ``ROLLBACK``, at most ``cap`` rows.
+
+        The layer below :meth:`query` (no SQL check of ours): what the server itself refuses,
+        whatever text reaches it. One statement only (a prepared statement is one), no write (a
+        read-only transaction), nothing kept but what only a session reset clears."""
+        import mysql.connector
+
+        cap = self.row_cap if cap is None else cap
         try:
             setup = self.conn.cursor()
             if cap + 1 != self.row_cap + 1:
@@ -256,6 +296,7 @@ class MySQLConnector(Connector):
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         """``EXPLAIN FORMAT=JSON``; without values every placeholder is bound to ``1`` (valid in
         comparisons and in ``LIMIT``), which is enough for the server to resolve every name."""
+        self.gate(sql)
         import json
 
         import mysql.connector

@@ -8,9 +8,12 @@ timeout, row cap), so a pooled statement has the same guarantees as a direct one
 
 * PostgreSQL: a :class:`psycopg_pool.ConnectionPool` (connections replaced when broken or after an
   hour, reconnection in the background while the server is down), each connection set up once as a
-  :class:`~ctxtool.connectors.postgres.PostgresConnector`;
+  :class:`~ctxtool.connectors.postgres.PostgresConnector` and reset when it comes back (advisory
+  locks, temporary tables, settings, LISTEN, cursors: nothing one request did reaches the next), in
+  the pool's worker thread, so the reset costs the request nothing;
 * MySQL/MariaDB: a bounded pool of :class:`~ctxtool.connectors.mysql.MySQLConnector` sessions,
-  opened on demand, pinged after a minute idle or a failed statement and replaced when dead;
+  opened on demand, reset when they come back (``COM_RESET_CONNECTION`` and the session's settings
+  again), pinged after a minute idle or a failed statement and replaced when dead;
 * Spanner: one :class:`~ctxtool.connectors.spanner.SpannerConnector`: the client library's session
   pool is thread-safe and every statement already runs in its own read-only snapshot.
 
@@ -120,9 +123,11 @@ class PooledConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
+        self.gate(sql)
         return self._run(lambda c: c.query(sql, params, max_rows=max_rows))
 
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
+        self.gate(sql)
         return self._run(lambda c: c.plan(sql, params))
 
     def sample_column(self, table: str, column: str, n: int = 100, *, schema: str | None = None) -> list[Any]:
@@ -197,6 +202,9 @@ class _PostgresSessions(_Sessions):
                 dsn, statement_timeout=statement_timeout, row_cap=row_cap, connection=conn
             )
 
+        def reset(conn: Any) -> None:  # in the pool's worker thread, off the request's path
+            conn._ctxtool_session.reset_session()
+
         self.pool = ConnectionPool(
             dsn.libpq(),
             kwargs=connect_kwargs(dsn),
@@ -204,6 +212,7 @@ class _PostgresSessions(_Sessions):
             max_size=size,
             open=False,
             configure=configure,
+            reset=reset,
             name="ctxtool",
             reconnect_timeout=30,  # then retried on the next request
         )
@@ -226,7 +235,7 @@ class _PostgresSessions(_Sessions):
             yield conn._ctxtool_session
         finally:
             self._leased -= 1
-            self.pool.putconn(conn)  # rolled back if needed; discarded when broken or closed
+            self.pool.putconn(conn)  # reset (or discarded when broken or closed) before reuse
 
     def alive(self, session: Connector) -> bool:
         conn = session.conn  # type: ignore[attr-defined]
@@ -301,6 +310,11 @@ class _ConnectorSessions(_Sessions):
 
     def _give_back(self, session: Connector, *, check: bool) -> None:
         if check and not _alive(session):
+            self._discard(session)
+            return
+        try:
+            session.reset_session()  # nothing one request left on the session reaches the next
+        except DatabaseError:
             self._discard(session)
             return
         with self._lock:

@@ -1,12 +1,22 @@
 """PostgreSQL and AlloyDB through psycopg 3: a read-only session with a statement timeout and a row cap.
 
-Every statement runs inside a ``READ ONLY`` transaction that is rolled back afterwards; the session
-also sets ``default_transaction_read_only`` and ``statement_timeout``. SQL in the context-set style
-(``$1..$n``, ``$value``) goes through :class:`psycopg.RawCursor`, so ``$n`` placeholders reach the
-server as they are and values are always bound. Introspection reads the catalogs with the fixed
-number of queries of :mod:`ctxtool.connectors.pgcatalog` (relations, columns, constraints, indexes;
-statistics with ``profile``), whatever the number of tables, sent together as one pipeline: a schema
-of 1,000 tables costs one round trip, as one of ten.
+Every statement of :meth:`PostgresConnector.query` and :meth:`PostgresConnector.plan` is sent, in one
+round trip (libpq's pipeline mode), as ``BEGIN READ ONLY`` / the statement / ``ROLLBACK`` /
+``SELECT pg_advisory_unlock_all()``. Pipeline mode sends every statement through the extended query
+protocol, even one without parameters (psycopg otherwise sends those as a simple query, where
+``SELECT 1; COMMIT; BEGIN READ WRITE; ...`` would run as several statements): the server refuses more
+than one command per call ("cannot insert multiple commands into a prepared statement"). The
+explicit read-only transaction holds whatever the session defaults say, and the rollback undoes what a
+read-only transaction still allows (``set_config`` of the session's settings, a temporary table, a
+large object). Session advisory locks outlive a rollback, hence the unlock. The session also sets
+``default_transaction_read_only`` and ``statement_timeout`` (rolled back like any other change, so a
+statement cannot lift them for the next). A pooled connection is also reset when it goes back to its
+pool (:meth:`PostgresConnector.reset_session`). SQL in the context-set style (``$1..$n``, ``$value``)
+goes through :class:`psycopg.RawCursor`, so ``$n`` placeholders reach the server as they are and values
+are always bound. Introspection reads the catalogs with the fixed number of queries of
+:mod:`ctxtool.connectors.pgcatalog` (relations, columns, constraints, indexes; statistics with
+``profile``), whatever the number of tables, sent together as one pipeline: a schema of 1,000 tables
+costs one round trip, as one of ten.
 """
 
 from __future__ import annotations
@@ -31,6 +41,22 @@ from ctxtool.errors import DatabaseError
 _PADDED = re.compile(r"^(?:character|bpchar)\s*(?:\(|$)", re.IGNORECASE)
 _CURSORABLE = re.compile(r"^\s*(?:\(\s*)*(select|with|values|table)\b", re.IGNORECASE)
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*\n?|/\*.*?\*/)*", re.DOTALL)
+# Around every statement (see the module's docstring). These go unprepared (``prepare=False``):
+# psycopg would prepare them after a few runs, and a statement due to be prepared in a pipeline
+# that an error aborts is never prepared on the server, though psycopg believes it is.
+_BEGIN = "BEGIN READ ONLY"
+_END = "ROLLBACK"
+_UNLOCK = "SELECT pg_advisory_unlock_all()"
+# DISCARD ALL without DEALLOCATE ALL (and without its refusal to run in a pipeline)
+_RESET = (
+    "CLOSE ALL",
+    "UNLISTEN *",
+    "SELECT pg_advisory_unlock_all()",
+    "DISCARD TEMP",
+    "DISCARD SEQUENCES",
+    "SET SESSION AUTHORIZATION DEFAULT",
+    "RESET ALL",
+)
 
 
 def quote_ident(name: str) -> str:
@@ -68,11 +94,7 @@ class PostgresConnector(Connector):
             raise connect_error(exc, dsn) from None
         self.round_trips += 1
         try:
-            ms = max(1, int(statement_timeout * 1000))
-            self.conn.execute(
-                f"SET statement_timeout = {ms}; SET default_transaction_read_only = on; "
-                "SET idle_in_transaction_session_timeout = 60000"
-            )
+            self.conn.execute("; ".join(self._settings()))
             self.round_trips += 1
             self.conn.autocommit = False
             self.conn.read_only = True
@@ -81,6 +103,15 @@ class PostgresConnector(Connector):
             raise statement_error(exc, dsn, "cannot set up a read-only session") from None
 
     # ------------------------------------------------------------------ plumbing
+
+    def _settings(self) -> list[str]:
+        """The session's own settings (our fixed SQL): read-only by default, the statement timeout."""
+        ms = max(1, int(self.statement_timeout * 1000))
+        return [
+            f"SET statement_timeout = {ms}",
+            "SET default_transaction_read_only = on",
+            "SET idle_in_transaction_session_timeout = 60000",
+        ]
 
     def _execute(self, cur: Any, sql: str, params: Any = None) -> Any:
         self.round_trips += 1
@@ -135,74 +166,16 @@ class PostgresConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
-        import psycopg
-
+        self.gate(sql)
         cap = self.row_cap if max_rows is None else max_rows
         driver_sql, driver_params = bind(sql, "postgres", params, "numbered")
-        if self._single_round_trip():
-            return self._query_one_round_trip(driver_sql, driver_params, cap)
-        body = _LEADING_COMMENTS.sub("", driver_sql)
-        try:
-            if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-                self.round_trips += 1
-            if _CURSORABLE.match(body):
-                # A server-side cursor: only the rows under the cap ever leave the server.
-                cur = psycopg.RawServerCursor(self.conn, "ctxtool_q")
-            else:
-                cur = psycopg.RawCursor(self.conn)
-            with cur:
-                self._execute(cur, driver_sql, driver_params)
-                if cur.description is None:
-                    return QueryResult(columns=[], rows=[])
-                rows = cur.fetchmany(cap + 1)
-                columns = [d.name for d in cur.description]
-                types = [self._type_name(d.type_code) for d in cur.description]
-        except psycopg.Error as exc:
-            self._finish()
-            raise statement_error(exc, self.dsn, "the query failed") from None
-        finally:
-            self._finish()
-        truncated = len(rows) > cap
-        return QueryResult(
-            columns=columns, rows=[tuple(r) for r in rows[:cap]], truncated=truncated, column_types=types
-        )
-
-    def _single_round_trip(self) -> bool:
-        """Whether a query can run as one round trip: an autocommit statement in a session whose
-        ``default_transaction_read_only`` is on. The server reports that setting to the client after
-        every statement (PostgreSQL 14+), so a statement that turned it off is caught at no cost."""
-        import psycopg
-
-        return (
-            self.server_version_num >= 140000
-            and self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
-            and self.conn.info.parameter_status("default_transaction_read_only") == "on"
-        )
-
-    def _query_one_round_trip(self, driver_sql: str, driver_params: Any, cap: int) -> QueryResult:
-        """Run one statement in its own read-only implicit transaction, in one round trip. A query
-        is wrapped in ``SELECT * FROM (...) LIMIT cap + 1`` so no more rows than the cap (and one to
-        tell truncation) ever leave the server."""
-        import psycopg
-
         body = _LEADING_COMMENTS.sub("", driver_sql)
         if _CURSORABLE.match(body):
+            # no more rows than the cap (and one to tell truncation) ever leave the server
             driver_sql = (
                 f"SELECT * FROM ({driver_sql.rstrip().rstrip(';')}\n) AS ctxtool_q LIMIT {int(cap) + 1}"
             )
-        self.conn.autocommit = True
-        try:
-            with psycopg.RawCursor(self.conn) as cur:
-                self.round_trips += 1
-                cur.execute(driver_sql, driver_params or None)
-                description = cur.description
-                rows = cur.fetchmany(cap + 1) if description is not None else []
-        except psycopg.Error as exc:
-            raise statement_error(exc, self.dsn, "the query failed") from None
-        finally:
-            if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-                self.conn.autocommit = False
-            self._ensure_read_only()
+        description, rows = self.run_read_only(driver_sql, driver_params, "the query failed")
         if description is None:
             return QueryResult(columns=[], rows=[])
         return QueryResult(
@@ -211,6 +184,121 @@ class PostgresConnector(Connector):
             truncated=len(rows) > cap,
             column_types=[self._type_name(d.type_code) for d in description],
         )
+
+    def run_read_only(
+        self,
+        driver_sql: str,
+        driver_params: Sequence[Any] | None = None,
+        what: str = "the query failed",
+        *,
+        prelude: Sequence[str] = (),
+        coda: Sequence[str] = (),
+    ) -> tuple[Any, list[Any]]:
+        """Run one statement in the driver's style (``$n``, values bound) inside ``BEGIN READ ONLY``
+        ... ``ROLLBACK``, in one round trip; returns the cursor's description and every row.
+
+        The layer below :meth:`query` (no SQL check of ours, no row cap): it is what the server
+        itself refuses, whatever text reaches it. One statement only (extended protocol), no write
+        (read-only transaction), nothing kept (rolled back, advisory locks released). ``prelude``:
+        statements of ours run in the transaction before it; ``coda``: after the rollback."""
+        import psycopg
+
+        self._to_idle()
+        self.conn.autocommit = True
+        try:
+            self.round_trips += 1
+            with self.conn.cursor() as control, psycopg.RawCursor(self.conn) as cur:
+
+                def send() -> None:
+                    control.execute(_BEGIN, prepare=False)
+                    for sql in prelude:
+                        control.execute(sql, prepare=False)
+                    # no pipeline (libpq before 14): prepared, so still the extended protocol
+                    cur.execute(driver_sql, driver_params or None, prepare=None if pipelined else True)
+                    for sql in (_END, _UNLOCK, *coda):
+                        control.execute(sql, prepare=False)
+
+                pipelined = psycopg.Pipeline.is_supported()
+                if pipelined:
+                    with self.conn.pipeline() as pipe:  # one Sync, when the block ends
+                        failed = _in_pipeline(pipe, send)
+                    if failed is not None:
+                        raise failed
+                else:
+                    self.round_trips += 3 + len(prelude) + len(coda)
+                    send()
+                description = cur.description
+                rows = cur.fetchall() if description is not None else []
+        except psycopg.Error as exc:
+            self._abandon()
+            raise statement_error(exc, self.dsn, what) from None
+        finally:
+            if not self.conn.closed and _idle(self.conn):
+                self.conn.autocommit = False
+        self._ensure_read_only()
+        return description, rows
+
+    def _to_idle(self) -> None:
+        """End a catalog transaction left open (introspection keeps one across its queries)."""
+        if not _idle(self.conn):
+            self._finish()
+
+    def _abandon(self) -> None:
+        """After a failed statement: roll back and release advisory locks taken before the failure
+        (one round trip); a session that cannot do that is closed."""
+        import psycopg
+
+        if self.conn.closed or self.conn.broken:
+            return
+        try:
+            if not self.conn.autocommit:  # (it cannot change inside the failed transaction)
+                self._finish()
+                return
+            self.round_trips += 1
+            with self.conn.cursor() as control:
+                if psycopg.Pipeline.is_supported():
+                    with self.conn.pipeline() as pipe:
+                        failed = _in_pipeline(
+                            pipe,
+                            lambda: (
+                                control.execute(_END, prepare=False),
+                                control.execute(_UNLOCK, prepare=False),
+                            ),
+                        )
+                    if failed is not None:
+                        raise failed
+                else:
+                    control.execute(_END, prepare=False)
+                    control.execute(_UNLOCK, prepare=False)
+        except psycopg.Error:
+            self.conn.close()
+
+    def reset_session(self) -> None:
+        """Bring the session back to how it was opened (one round trip): cursors closed, no LISTEN,
+        no advisory lock, no temporary table or sequence state, the session's own role and
+        settings. What ``DISCARD ALL`` does except ``DEALLOCATE ALL``: psycopg's own prepared
+        statements stay valid (a user's ``PREPARE`` can only ever run inside a read-only,
+        rolled-back transaction). Connection pools call this when a connection comes back."""
+        import psycopg
+
+        self._to_idle()
+        self.conn.autocommit = True
+        try:
+            self.round_trips += 1
+            with self.conn.cursor() as control:
+                with self.conn.pipeline() as pipe:
+                    failed = _in_pipeline(
+                        pipe,
+                        lambda: [control.execute(sql, prepare=False) for sql in (*_RESET, *self._settings())],
+                    )
+                if failed is not None:
+                    raise failed
+        except psycopg.Error as exc:
+            self.conn.close()
+            raise statement_error(exc, self.dsn, "resetting the session failed") from None
+        finally:
+            if not self.conn.closed and _idle(self.conn):
+                self.conn.autocommit = False
 
     def _ensure_read_only(self) -> None:
         """Close the session if a statement switched read-only mode off (e.g. through set_config)."""
@@ -226,42 +314,41 @@ class PostgresConnector(Connector):
         return info.name if info is not None else str(oid)
 
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
-        """The JSON plan of ``sql``. Without values, placeholders are planned generically
-        (``EXPLAIN (GENERIC_PLAN)`` on 16+, a prepared statement executed with NULLs before)."""
-        import psycopg
-
+        """The JSON plan of ``sql``. Without values, placeholders are planned generically (a
+        prepared statement executed with NULLs under ``plan_cache_mode = force_generic_plan``)."""
+        self.gate(sql)
         from ctxtool.placeholders import find_sql_placeholders
 
         found = find_sql_placeholders(sql, "postgres")
-        prepared: str | None = None
+        what = "the server cannot plan the query"
+        if params is not None or not found:
+            driver_sql, driver_params = bind(sql, "postgres", params, "numbered")
+            _, rows = self.run_read_only("EXPLAIN (FORMAT JSON) " + driver_sql, driver_params, what)
+            return _json_plan(rows)
+        # A prepared statement run with NULLs under a forced generic plan (``EXPLAIN (GENERIC_PLAN)``
+        # of 16+ would count the placeholders as the statement's own, which the extended protocol
+        # then wants values for); one round trip all the same.
+        driver_sql = _numbered_only(sql, found)
+        highest = max((int(p.name) for p in found if p.kind == "numbered"), default=0)
+        n_params = highest + (1 if any(p.kind == "named" for p in found) else 0)
+        self._plan_counter += 1
+        prepared = f"ctxtool_plan_{self._plan_counter}"
+        nulls = ", ".join(["NULL"] * n_params)
         try:
-            if self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-                self.round_trips += 1
-            with psycopg.RawCursor(self.conn) as cur:
-                if params is not None or not found:
-                    driver_sql, driver_params = bind(sql, "postgres", params, "numbered")
-                    self._execute(cur, "EXPLAIN (FORMAT JSON) " + driver_sql, driver_params or None)
-                    return _json_plan(cur.fetchall())
-                driver_sql = _numbered_only(sql, found)
-                highest = max((int(p.name) for p in found if p.kind == "numbered"), default=0)
-                n_params = highest + (1 if any(p.kind == "named" for p in found) else 0)
-                if self.server_version_num >= 160000:
-                    self._execute(cur, "EXPLAIN (GENERIC_PLAN, FORMAT JSON) " + driver_sql)
-                    return _json_plan(cur.fetchall())
-                self._plan_counter += 1
-                prepared = f"ctxtool_plan_{self._plan_counter}"
-                self._execute(cur, "SET LOCAL plan_cache_mode = force_generic_plan")
-                self._execute(cur, f"PREPARE {prepared} AS {driver_sql}")
-                nulls = ", ".join(["NULL"] * n_params)
-                self._execute(cur, f"EXPLAIN (FORMAT JSON) EXECUTE {prepared}({nulls})")
-                return _json_plan(cur.fetchall())
-        except psycopg.Error as exc:
-            self._finish()
-            raise statement_error(exc, self.dsn, "the server cannot plan the query") from None
-        finally:
-            self._finish()
-            if prepared is not None:  # prepared statements outlive the transaction: drop it after
-                self._deallocate(prepared)
+            _, rows = self.run_read_only(
+                f"EXPLAIN (FORMAT JSON) EXECUTE {prepared}({nulls})",
+                None,
+                what,
+                prelude=(
+                    "SET LOCAL plan_cache_mode = force_generic_plan",
+                    f"PREPARE {prepared} AS {driver_sql}",
+                ),
+                coda=(f"DEALLOCATE {prepared}",),
+            )
+        except DatabaseError:
+            self._deallocate(prepared)  # prepared statements outlive the transaction
+            raise
+        return _json_plan(rows)
 
     def _deallocate(self, name: str) -> None:
         import psycopg
@@ -454,6 +541,31 @@ class PostgresConnector(Connector):
             self._finish()
         finally:
             self.conn.close()
+
+
+def _in_pipeline(pipe: Any, send: Any) -> Any:
+    """Queue statements with ``send()``; an error that comes back while they are being sent is
+    returned, not raised, once the pipeline is drained: raised inside the pipeline block, psycopg
+    would log a second "pipeline aborted" error on stderr. Errors that come back later are raised
+    when the block ends (its one Sync)."""
+    import psycopg
+
+    try:
+        send()
+    except psycopg.Error as exc:
+        try:
+            pipe.sync()  # the statements after it are aborted: read their results too
+        except psycopg.Error:
+            pass
+        return exc
+    return None
+
+
+def _idle(conn: Any) -> bool:
+    """Whether ``conn`` is outside any transaction."""
+    import psycopg
+
+    return bool(conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE)
 
 
 def _typed(text: str | None, category: str) -> Any:

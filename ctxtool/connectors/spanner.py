@@ -2,6 +2,9 @@
 
 Every statement runs in a read-only snapshot (introspection: one multi-use snapshot for all its
 queries), with the statement timeout as the RPC deadline and the row cap applied while streaming.
+There is no other path: the connector never opens a read-write transaction or a batch, so the server
+refuses DML and DDL whatever text reaches it, and it parses one statement per call; a snapshot
+leaves no session state behind, so a pool has nothing to reset.
 Both database dialects are detected: GoogleSQL (ctxtool dialect ``spanner``: ``?`` and ``$value``
 become ``@p1``... and ``@value``) and PostgreSQL (ctxtool dialect ``postgres``: ``$1``... bound as
 ``p1``...). ``SPANNER_EMULATOR_HOST`` (or ``?emulator_host=`` in the DSN) selects the emulator.
@@ -184,6 +187,7 @@ class SpannerConnector(Connector):
     def query(
         self, sql: str, params: Sequence[Any] | Mapping[str, Any] = (), *, max_rows: int | None = None
     ) -> QueryResult:
+        self.gate(sql)
         cap = self.row_cap if max_rows is None else max_rows
         driver_sql, driver_params = self._driver(sql, params)
         try:
@@ -206,6 +210,7 @@ class SpannerConnector(Connector):
     def plan(self, sql: str, params: Sequence[Any] | Mapping[str, Any] | None = None) -> Any:
         """The Spanner query planner's view of ``sql`` (``QueryMode.PLAN``: analysed, not run).
         Unbound parameters are accepted by the planner, so no values are needed."""
+        self.gate(sql)
         from google.cloud.spanner_v1 import ExecuteSqlRequest
 
         if params is None:

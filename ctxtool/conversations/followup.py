@@ -55,6 +55,8 @@ def rewrite(
         over_result(rw, intent.result_op or "max")
         sql, params = rw.result()
         return Rewrite(sql, params, intent.kinds, rw.explanation)
+    if intent.restrict and rw.aggregated():
+        raise FollowupError("the previous answer is one aggregate, not rows to narrow ('which of those')")
     if "filter" in intent.kinds:
         applied = False
         text = intent.filter_text or question

@@ -13,6 +13,7 @@ from typing import Any
 from sqlglot import exp
 
 from ctxtool.errors import InputError
+from ctxtool.identifiers import words_of
 
 # general English only (no words of any one database): words people use for a column's role;
 # plurals and other inflections go through the English lemmas of ctxtool.english.content
@@ -141,10 +142,10 @@ class Schema:
         for table, cols in self.columns.items():
             table_words = {table, table.rstrip("s")}
             for col in cols:
-                cname = col.name.lower()
-                if cname.endswith("_id") or cname == "id":
+                cname_words = WORD.findall(words_of(col.name).lower())
+                if cname_words[-1:] == ["id"]:
                     continue
-                name_words = set(WORD.findall(cname.replace("_", " ")))
+                name_words = set(cname_words)  # "billing_country" and "BillingCountry" alike
                 comment_words = set(WORD.findall(col.comment.lower()))
                 is_name = "name" in name_words or "name" in comment_words
                 score = 0.0
@@ -194,7 +195,7 @@ class Schema:
         for table, cols in self.columns.items():
             vocab.add(table)
             for col in cols:
-                vocab.update(WORD.findall(col.name.lower().replace("_", " ")))
+                vocab.update(WORD.findall(words_of(col.name).lower()))
                 vocab.update(WORD.findall(col.comment.lower()))
         return vocab
 

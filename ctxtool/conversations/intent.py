@@ -67,6 +67,12 @@ _MOST_COMMON = re.compile(
     r"\b(?:what|which) (?P<dim>[a-z][a-z ]*?) (?:is|are|was|were) (?:the )?(?P<dir>most|least) "
     r"(?:common|frequent|popular|usual)\b|\b(?:the )?(?P<dir2>most|least) (?:common|frequent) (?P<dim2>[a-z][a-z ]*?)\s*[?.!]?\s*$"
 )
+# "which of those ordered something in 1998?": the previous rows, restricted (not a pick) unless
+# what follows is a superlative ("which of these has the most?")
+_WHICH_OF = re.compile(r"\b(?:which|what) (?:(?:one|ones) )?(?:of|among) (?:these|those|them)\b(?P<rest>.*)$")
+_SUPERLATIVE = re.compile(
+    r"\b(?:most|highest|largest|biggest|lowest|least|fewest|smallest|top|best|worst|greatest|maximum|minimum)\b"
+)
 _COUNT_OF_THEM = re.compile(
     r"\bhow many (?:of (?:them|these|those)|\w+ of (?:them|these|those)) (?:are|is|were|was|have|had)\s+(?P<rest>.+)$"
 )
@@ -94,6 +100,7 @@ class Intent:
     result_op: str | None = None  # "count" | "max" | "min" | "sum" | "avg"
     filter_text: str | None = None
     add_filter: bool = False
+    restrict: bool = False  # "which of those ...": only the previous rows, narrowed
 
 
 def _cut(text: str, m: re.Match[str]) -> str:
@@ -126,6 +133,15 @@ def classify(question: str) -> Intent:
         intent.kinds.append("filter")
         intent.filter_text = original[m.start("rest") : m.end("rest")].strip(" ?.!,")
         intent.add_filter = True
+        intent.restrict = True
+        return intent
+    m = _WHICH_OF.search(q)
+    if m and m.group("rest").strip(" ?.!") and not _SUPERLATIVE.search(m.group("rest")):
+        # "which of those haven't been discontinued?": the previous rows, narrowed
+        intent.kinds.append("filter")
+        intent.filter_text = original[m.start("rest") : m.end("rest")].strip(" ?.!,")
+        intent.add_filter = True
+        intent.restrict = True
         return intent
     m = _RESULT.search(q)
     if m:

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from ctxtool.conversations.feedback import PG_FEEDBACK_MIGRATION
 from ctxtool.conversations.model import utcnow
 from ctxtool.conversations.store import PROMPT_COLUMNS, ConversationStore, VectorHit
 from ctxtool.errors import CtxtoolError, DatabaseError
@@ -61,6 +62,8 @@ PG_MIGRATIONS: list[list[str]] = [
         "CREATE TABLE conversation_settings (conversation_id text PRIMARY KEY "
         "REFERENCES conversations (conversation_id) ON DELETE CASCADE, settings text NOT NULL)",
     ],
+    # 4: feedback on answers (ctxtool.conversations.feedback)
+    PG_FEEDBACK_MIGRATION,
 ]
 
 _QMARK = re.compile(r"\?")

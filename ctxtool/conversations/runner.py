@@ -21,6 +21,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ctxtool.compose import ComposeError, SchemaGraph
+from ctxtool.conversations import edits
 from ctxtool.conversations.followup import LinkedFilter, rewrite
 from ctxtool.conversations.fschema import FollowupError, Schema
 from ctxtool.conversations.history import history_messages
@@ -136,6 +138,7 @@ class ConversationRunner:
         self.sid = str(os.getpid())
         self._serial = 0
         self._schema: Schema | None = None
+        self._graph: SchemaGraph | None = None
 
     # -- the pieces -----------------------------------------------------------------------------
     @property
@@ -217,25 +220,36 @@ class ConversationRunner:
     ) -> Any:
         """The answer to ``question`` given the earlier ``turns`` (nothing is stored)."""
 
-        previous = next(
-            (t for t in reversed(turns) if (t.state or {}).get("sql") and t.action in SQL_ACTIONS), None
-        )
-        intent = classify(question) if previous is not None else Intent()
+        last = next((t for t in reversed(turns) if t.action in SQL_ACTIONS), None)
+        previous = last if last is not None and (last.state or {}).get("sql") else None
+        intent = classify(question) if last is not None else Intent()
         notes: list[str] = []
+        if last is not None and previous is None and action in SQL_ACTIONS:
+            # the previous question was declined or asked back: a follow-up of it is not guessed
+            # from an older answer
+            if leans_on_previous(question) or (intent.kinds and not self._standalone(question)):
+                return self._unanswered_previous(question, action, last)
+            intent = Intent()
         if previous is not None and action in SQL_ACTIONS:
             others = self._other_entities(intent, previous)
             if others:
                 return self._new_entity(question, action, intent, others, turns, conversation_id)
         if (
             previous is not None
-            and intent.kinds
+            and (intent.kinds or leans_on_previous(question))
             and action in SQL_ACTIONS
             and not self._standalone(question, previous, intent)
         ):
             try:
-                return self._followup(question, action, intent, previous)
+                return self._composed(question, action, intent, previous)
             except FollowupError as exc:
-                notes.append(f"not applied as a follow-up: {exc}")
+                if not intent.kinds:
+                    notes.append(f"not applied as a follow-up: {exc}")
+            if intent.kinds:
+                try:
+                    return self._followup(question, action, intent, previous)
+                except FollowupError as exc:
+                    notes.append(f"not applied as a follow-up: {exc}")
         own = self._own_question(question, intent, previous) if previous is not None else None
         context = AskContext(
             history=self.model_history(question, turns, conversation_id),
@@ -243,6 +257,14 @@ class ConversationRunner:
             previous=previous_answer(previous) if previous is not None and not own else None,
         )
         ans = self.runtime.ask(question, action, context=context)
+        if (
+            previous is not None
+            and not own
+            and action in SQL_ACTIONS
+            and self._ignores_previous(ans, previous)
+        ):
+            if leans_on_previous(question):
+                return self._not_followed(question, action, previous, notes)
         if (
             ans.status != "answered"
             and previous is not None
@@ -261,6 +283,45 @@ class ConversationRunner:
             notes.append(f"not taken as a follow-up: {own}")
         ans.warnings.extend(notes)
         return ans
+
+    @staticmethod
+    def _ignores_previous(ans: Any, previous: Turn) -> bool:
+        """Whether ``ans`` is a template's answer of its own, not built on ``previous`` (neither a
+        rewrite of it nor its template with new values)."""
+        if ans.status != "answered" or ans.source != "template":
+            return False
+        tpl = (previous.state or {}).get("template") or {}
+        return ans.template is None or ans.template.index != tpl.get("index")
+
+    def _unanswered_previous(self, question: str, action: str, last: Turn) -> Any:
+        """The answer to a follow-up of a question that was declined or asked back: it says so."""
+        status = (last.state or {}).get("status") or "declined"
+        why = "asked back" if status == "disambiguate" else "not answered"
+        text = (
+            f"This follows the previous question {last.prompt!r}, which was {why}; "
+            "I do not guess from an older answer. Ask the question in full."
+        )
+        return self._declined(question, action, text)
+
+    def _declined(self, question: str, action: str, text: str) -> Any:
+        return Answer(
+            question=question,
+            action=action,
+            status="declined",
+            dialect=self.runtime.dialect,
+            explanation=text,
+            text=text,
+        )
+
+    def _not_followed(self, question: str, action: str, previous: Turn, notes: list[str]) -> Any:
+        """A question that leans on the previous answer ("list them with their city") which no edit
+        of that answer could follow: declined, not answered over every row of a table."""
+        why = "; ".join(notes) or "no edit of the previous query says what it asks"
+        text = (
+            f"This reads as a follow-up of {previous.prompt!r}, but I could not apply it to that answer "
+            f"({why}). Ask the question in full."
+        )
+        return self._declined(question, action, text)
 
     def _other_entities(self, intent: Intent, previous: Turn) -> dict[str, str]:
         """Tables a filter follow-up names that the previous query does not read ("what about orders
@@ -432,6 +493,33 @@ class ConversationRunner:
         at = max(0, len(messages) + 1 - settings.depth)  # +1: the question comes after the history
         return [*messages[:at], block, *messages[at:]]
 
+    def graph(self) -> SchemaGraph:
+        """The schema's tables and foreign keys, for the edits of :mod:`.edits`."""
+        if self._graph is None:
+            try:
+                self._graph = SchemaGraph.from_snapshot(self.runtime.snapshot())
+            except CtxtoolError:
+                self._graph = SchemaGraph()
+        return self._graph
+
+    def _composed(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
+        """The follow-up as an edit of the previous query on its AST (:mod:`.edits`): more columns,
+        a time, another measure. Raises :class:`FollowupError` saying why none applies."""
+        st = previous.state
+        dialect = st.get("dialect") or self.runtime.dialect
+        tries = [("columns", edits.project)]
+        if set(intent.kinds) <= {"filter"}:
+            tries += [("time", edits.retime_or_range), ("measure", edits.add_measure)]
+        why = []
+        for kind, edit in tries:
+            try:
+                done = edit(question, st["sql"], st.get("params") or [], dialect, self.graph())
+            except ComposeError as exc:
+                why.append(f"{kind}: {exc}")
+                continue
+            return self._edited(question, action, previous, done.sql, done.params, [kind], done.explanation)
+        raise FollowupError("; ".join(why))
+
     def _followup(self, question: str, action: str, intent: Intent, previous: Turn) -> Any:
 
         st = previous.state
@@ -446,19 +534,37 @@ class ConversationRunner:
             facets=self._facets,
             intent=intent,
         )
+        return self._edited(question, action, previous, rw.sql, rw.params, rw.kinds, rw.explanation)
+
+    def _edited(
+        self,
+        question: str,
+        action: str,
+        previous: Turn,
+        sql: str,
+        params: list[Any],
+        kinds: Sequence[str],
+        explanation: Sequence[str],
+    ) -> Any:
+        """The answer made of an edit of ``previous``'s query, checked read-only like any generated SQL."""
+        st = previous.state
+        dialect = st.get("dialect") or self.runtime.dialect
+        try:
+            sqlparts.check_read_only_select(sql, dialect, self.runtime.allowed_objects())
+        except InputError as exc:
+            raise FollowupError(f"the edited query fails the read-only check: {exc}") from None
         tpl = st.get("template")
         ans = Answer(
             question=question,
             action=action,
             status="answered",
             source="followup",
-            sql=rw.sql,
-            params=rw.params,
+            sql=sql,
+            params=params,
             dialect=dialect,
             confidence=float(st.get("confidence") or 0.0),
             template=TemplateUse(**tpl) if isinstance(tpl, dict) else None,
-            explanation=f"follow-up of {previous.prompt!r} ({', '.join(rw.kinds)}): "
-            + "; ".join(rw.explanation),
+            explanation=f"follow-up of {previous.prompt!r} ({', '.join(kinds)}): " + "; ".join(explanation),
         )
         if action in ("runsql", "narrate"):
             self._execute(ans)
@@ -468,10 +574,10 @@ class ConversationRunner:
                 else:
                     ans.text = rows_text(question, ans)
         elif action == "showsql":
-            ans.text = rw.sql
+            ans.text = sql
         else:
             ans.text = f"This query answers {question!r} by changing the previous query: " + "; ".join(
-                rw.explanation
+                explanation
             )
         return ans
 

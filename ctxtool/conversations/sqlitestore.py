@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxtool import paths
+from ctxtool.conversations.feedback import SQLITE_FEEDBACK_MIGRATION
 from ctxtool.conversations.model import utcnow
 from ctxtool.conversations.store import (
     CONVERSATION_COLUMNS,
@@ -71,6 +72,8 @@ SQLITE_MIGRATIONS: list[list[str]] = [
         "CREATE TABLE conversation_settings (conversation_id TEXT PRIMARY KEY "
         "REFERENCES conversations (conversation_id) ON DELETE CASCADE, settings TEXT NOT NULL)",
     ],
+    # 4: feedback on answers (ctxtool.conversations.feedback)
+    SQLITE_FEEDBACK_MIGRATION,
 ]
 
 

@@ -336,6 +336,20 @@ class ConversationStore(ABC):
         return self.purge_expired(now)
 
     # -- prompts ------------------------------------------------------------------------------
+    # -- for the stores' companions (feedback): one read, one write, the store's time ----------------
+    def read_rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        """The rows of one read of the store (``?`` placeholders on either backend)."""
+        return self._read(sql, params)
+
+    def write_returning(self, sql: str, params: Sequence[Any] = ()) -> tuple | None:
+        """Run one write in its own transaction; the first row it returns."""
+        with self._write() as tx:
+            return tx.execute(sql, params).fetchone()
+
+    def db_time(self, when: datetime) -> Any:
+        """``when`` as the store keeps time."""
+        return self._to_db_time(when)
+
     def _turn(self, row: tuple) -> Turn:
         state = row[8]
         if isinstance(state, str):

@@ -119,7 +119,7 @@ def read_log(path: str) -> list[tuple[str, int]]:
 def from_pg_stat_statements(connector: Any) -> list[tuple[str, int]]:
     """Normalized statements of this database from ``pg_stat_statements`` with their call counts."""
     try:
-        result = connector.query(
+        result = connector.catalog_query(  # ctxtool's own catalog SQL
             "SELECT s.query, s.calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid "
             "WHERE d.datname = current_database() ORDER BY s.calls DESC",
             max_rows=5000,
@@ -145,7 +145,7 @@ def from_performance_schema(connector: Any) -> list[tuple[str, int]]:
     last: Exception | None = None
     for sql in sqls:
         try:
-            result = connector.query(sql, max_rows=5000)
+            result = connector.catalog_query(sql, max_rows=5000)  # ctxtool's own catalog SQL
         except CtxtoolError as exc:
             last = exc
             continue

@@ -190,15 +190,25 @@ def evaluate(
     dsn: str | None = None,
     database: str | None = None,
     verbose: bool = False,
+    compare: str | None = None,
 ) -> dict[str, Any]:
+    from ctxtool.loop.compare import compare as compare_reports
     from ctxtool.mcp.runtime_tools import set_ref
     from ctxtool.runtime import Runtime
     from ctxtool.runtime.evaluate import load_golden, run_eval
 
     questions = load_golden(golden)
-    with Runtime(set_ref(context, set, defaults), dsn=dsn_of(dsn, defaults), store=defaults.store) as rt:
-        report = run_eval(rt, questions, database=database, progress=each("asking golden questions"))
+    refs = [set_ref(context, set, defaults)] + ([compare] if compare else [])
+    reports = []
+    for ref in refs:
+        with Runtime(ref, dsn=dsn_of(dsn, defaults), store=defaults.store) as rt:
+            reports.append(
+                run_eval(rt, questions, database=database, progress=each("asking golden questions"))
+            )
+    report = reports[-1]
     data = report.to_dict()
+    if compare:
+        data["comparison"] = compare_reports(reports[0], reports[1]).to_dict()
     if not verbose:
         data["questions"] = [q for q in data["questions"] if q["outcome"] != "correct"]
     return data
@@ -296,6 +306,12 @@ TOOLS = [
                     "type": "boolean",
                     "default": False,
                     "description": "List correct questions too.",
+                },
+                "compare": {
+                    "type": "string",
+                    "description": "Another set (file or published NAME[@VERSION]) to evaluate too: the "
+                    "result's comparison lists the questions that went from right to not right and back, "
+                    "per tag and per template; summary is then this other set's.",
                 },
             },
             ("golden",),

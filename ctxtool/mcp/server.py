@@ -53,9 +53,9 @@ def registry(*, authoring: bool = True, preconfigured_runtime: bool = False) -> 
 
     tools: list[Tool] = []
     if authoring:
-        from ctxtool.mcp import checks, drafting, mutate
+        from ctxtool.mcp import checks, drafting, loop, mutate
 
-        tools += drafting.TOOLS + mutate.TOOLS + checks.TOOLS  # in the workflow's order
+        tools += drafting.TOOLS + mutate.TOOLS + checks.TOOLS + loop.TOOLS  # in the workflow's order
     tools += runtime_tools.tools(preconfigured_runtime)
     return {t.name: t for t in tools}
 

@@ -4,6 +4,10 @@ compare the results (order-insensitive unless the golden SQL orders its rows).
 Measures, overall, for the covered questions (those not tagged ``uncovered``) and per tag:
 execution accuracy (correct / questions), answered rate, and wrong-answer rate (answered but wrong /
 questions). A declined question or a "Did you mean" counts as not answered, never as wrong.
+
+A question tagged ``negative`` (a value or column the database lacks, a request out of scope) must
+be declined: declined (or asked back) is correct, answered is wrong, and its golden SQL is not run.
+Golden SQL runs through :func:`ctxtool.readonly.run_read_only`.
 """
 
 from __future__ import annotations
@@ -18,10 +22,12 @@ from typing import Any
 
 from ctxtool.errors import CtxtoolError, InputError
 from ctxtool.jsondoc import load_json, pointer
+from ctxtool.readonly import run_read_only
 from ctxtool.runtime.answer import jsonable
 from ctxtool.runtime.templates.sqlparts import parse
 
 UNCOVERED_TAG = "uncovered"
+NEGATIVE_TAG = "negative"
 
 
 @dataclass
@@ -31,6 +37,7 @@ class GoldenQuestion:
     nlq: str
     golden_sql: str
     tags: list[str] = field(default_factory=list)
+    template: str | None = None  # the template the question was made from (generated files say)
 
 
 def load_golden(path: str) -> list[GoldenQuestion]:
@@ -57,7 +64,17 @@ def load_golden(path: str) -> list[GoldenQuestion]:
         tags = q.get("tags") or []
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
             raise InputError(f"{path}:{line}:{col}: 'tags' must be a list of strings")
-        out.append(GoldenQuestion(qid, str(q.get("database", "")), q["nlq"], q["golden_sql"], list(tags)))
+        template = q.get("template")
+        out.append(
+            GoldenQuestion(
+                qid,
+                str(q.get("database", "")),
+                q["nlq"],
+                q["golden_sql"],
+                list(tags),
+                template if isinstance(template, str) else None,
+            )
+        )
     return out
 
 
@@ -115,9 +132,13 @@ class EvalItem:
     params: list[Any] = field(default_factory=list)
     detail: str = ""
     ms: float = 0.0
+    template: str | None = None
 
     @property
     def answered(self) -> bool:
+        """An answer was given (a negative declined is correct, not answered)."""
+        if NEGATIVE_TAG in self.tags:
+            return self.outcome == "wrong"
         return self.outcome in ("correct", "wrong")
 
 
@@ -169,6 +190,7 @@ class EvalReport:
                     "params": jsonable(i.params),
                     "detail": i.detail,
                     "ms": i.ms,
+                    **({"template": i.template} if i.template is not None else {}),
                 }
                 for i in self.items
             ],
@@ -216,29 +238,46 @@ def run_eval(
     items: list[EvalItem] = []
     questions = [q for q in golden if not database or not q.database or q.database == database]
     for q in progress(questions) if progress else questions:
-        t = time.perf_counter()
-        try:
-            gold = runtime.connector.query(q.golden_sql, (), max_rows=runtime.row_cap)
-        except CtxtoolError as exc:
-            items.append(EvalItem(q.id, q.nlq, q.tags, "golden_error", detail=f"golden SQL failed: {exc}"))
-            continue
-        try:
-            ans = runtime.ask(q.nlq, action="runsql")
-        except CtxtoolError as exc:
-            items.append(EvalItem(q.id, q.nlq, q.tags, "error", detail=str(exc)))
-            continue
-        ms = round((time.perf_counter() - t) * 1000, 2)
-        if ans.status == "answered" and ans.executed:
-            ok = results_match(gold.rows, ans.rows, golden_orders(q.golden_sql, runtime.dialect))
-            outcome = "correct" if ok else "wrong"
-            detail = "" if ok else f"got {ans.rows[:3]!r}, expected {[list(r) for r in gold.rows[:3]]!r}"
-        elif ans.status == "error":
-            outcome, detail = "error", ans.error or ""
-        else:
-            outcome = ans.status
-            detail = "; ".join(ans.disambiguation[:2]) or ans.explanation
-        items.append(EvalItem(q.id, q.nlq, q.tags, outcome, ans.confidence, ans.sql, ans.params, detail, ms))
+        items.append(eval_one(runtime, q))
     return EvalReport(getattr(runtime, "ref", ""), items)
+
+
+def eval_one(runtime: Any, q: GoldenQuestion) -> EvalItem:
+    """Ask one golden question and score it (see the module docstring)."""
+    t = time.perf_counter()
+    negative = NEGATIVE_TAG in q.tags
+    gold = None
+    if not negative:
+        try:
+            gold = run_read_only(
+                runtime.connector, q.golden_sql, dialect=runtime.dialect, max_rows=runtime.row_cap
+            )
+        except CtxtoolError as exc:
+            return EvalItem(
+                q.id, q.nlq, q.tags, "golden_error", detail=f"golden SQL failed: {exc}", template=q.template
+            )
+    try:
+        ans = runtime.ask(q.nlq, action="runsql")
+    except CtxtoolError as exc:
+        return EvalItem(q.id, q.nlq, q.tags, "error", detail=str(exc), template=q.template)
+    ms = round((time.perf_counter() - t) * 1000, 2)
+    if ans.status == "answered" and ans.executed:
+        if negative:
+            ok, detail = False, "a question the database cannot answer was answered"
+        else:
+            ok = results_match(gold.rows, ans.rows, golden_orders(q.golden_sql, runtime.dialect))
+            detail = "" if ok else f"got {ans.rows[:3]!r}, expected {[list(r) for r in gold.rows[:3]]!r}"
+        outcome = "correct" if ok else "wrong"
+    elif ans.status == "error":
+        outcome, detail = "error", ans.error or ""
+    elif negative:
+        outcome, detail = "correct", f"declined ({ans.status})"
+    else:
+        outcome = ans.status
+        detail = "; ".join(ans.disambiguation[:2]) or ans.explanation
+    return EvalItem(
+        q.id, q.nlq, q.tags, outcome, ans.confidence, ans.sql, ans.params, detail, ms, template=q.template
+    )
 
 
 def dumps_report(report: EvalReport) -> str:

@@ -181,6 +181,7 @@ def create_app(
         Route("/schema", schema, methods=["GET"]),
         Route("/ask", post(service.ask), methods=["POST"]),
         Route("/query", post(service.query), methods=["POST"]),
+        Route("/feedback", post(service.feedback), methods=["POST"]),
         *(StarletteMount(path, app=sub) for path, sub in mounted.items()),
     ]
     app: Any = Starlette(

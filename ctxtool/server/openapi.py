@@ -238,6 +238,45 @@ def document() -> dict[str, Any]:
                     },
                 }
             },
+            "/feedback": {
+                "post": {
+                    "summary": "Feedback on an answer: positive, or negative with a corrected SQL or a comment",
+                    "operationId": "feedback",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["feedback"],
+                                    "properties": {
+                                        "feedback": {"type": "string", "enum": ["positive", "negative"]},
+                                        "prompt_id": {
+                                            "type": "integer",
+                                            "description": "The answer's conversation_prompt_id (a stored prompt).",
+                                        },
+                                        "question": {
+                                            "type": "string",
+                                            "description": "Else the question asked.",
+                                        },
+                                        "sql": {
+                                            "type": "string",
+                                            "description": "And the SQL it was answered with.",
+                                        },
+                                        "corrected_sql": {"type": "string"},
+                                        "comment": {"type": "string"},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": _json({"type": "object"}),
+                        "400": _json(ERROR, "Bad request"),
+                        "404": _json(ERROR, "No prompt with that prompt_id"),
+                    },
+                }
+            },
             "/templates": {
                 "get": {
                     "summary": "The templates of the set (intent, parameterized intent, manifest, slots)",

@@ -290,6 +290,35 @@ class Service:
                         self._own_store = True
         return self._store
 
+    def feedback(self, body: Any, *, client_ip: str | None = None) -> dict[str, Any]:
+        """``POST /feedback``: right or wrong on an answer (a stored ``prompt_id``, or the ``question``
+        and its ``sql``), with an optional ``corrected_sql`` and ``comment``."""
+        from ctxtool.conversations.feedback import record_feedback
+
+        if not isinstance(body, dict):
+            raise InputError("the request body must be a JSON object with 'feedback' (positive or negative)")
+        kind = body.get("feedback")
+        if not isinstance(kind, str):
+            raise InputError("'feedback' must be positive or negative")
+        prompt_id = body.get("prompt_id")
+        if prompt_id is not None and (not isinstance(prompt_id, int) or isinstance(prompt_id, bool)):
+            raise InputError("'prompt_id' must be an integer (the answer's conversation_prompt_id)")
+        fields = {}
+        for key in ("question", "sql", "corrected_sql", "comment"):
+            value = body.get(key)
+            if value is not None and (not isinstance(value, str) or len(value) > 20_000):
+                raise InputError(f"'{key}' must be a string of at most 20,000 characters")
+            fields[key] = value.strip() if isinstance(value, str) and value.strip() else None
+        params = body.get("params") or []
+        if not isinstance(params, list):
+            raise InputError("'params' must be the answer's list of parameters")
+        rt = self.runtime
+        with self._leased_store(True) as store:
+            fb = record_feedback(
+                store, kind, prompt_id=prompt_id, params=params, dialect=rt.dialect, set_ref=rt.ref, **fields
+            )
+        return fb.to_dict()
+
     def query(self, body: Any, *, client_ip: str | None = None) -> dict[str, Any]:
         if isinstance(body, dict):
             body = {**body, "action": "runsql"}

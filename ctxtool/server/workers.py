@@ -135,13 +135,17 @@ def check_database(config: ServeConfig) -> None:
     database that does not answer yet is only a warning (the server starts, /ready says 503 until it
     does, the pool keeps trying), so a server may start before its database."""
     from ctxtool.connectors import connect
+    from ctxtool.connectors.privileges import startup_warning
     from ctxtool.errors import DatabaseError
 
     opts = config.runtime
     try:
-        connect(
+        with connect(
             opts["dsn"], statement_timeout=opts.get("timeout", 5.0), row_cap=opts.get("row_cap", 1000)
-        ).close()
+        ) as connector:
+            warning = startup_warning(opts["dsn"], connector)  # a role that can write: said once
+        if warning:
+            _say(f"ctxtool serve: {warning}\n")
     except DatabaseError as exc:
         if "cannot be reached" not in str(exc):
             raise

@@ -125,6 +125,32 @@ register(
         'Write the facet as one condition, e.g. district."A11" BETWEEN 6000 AND 10000.',
     ),
     Rule(
+        "CTX207",
+        "sql-function-not-allowed",
+        ERROR,
+        "A query or facet calls a function that is not on the engine's allow-list of read-only "
+        "functions (lo_*, dblink*, pg_read_file, query_to_xml, advisory locks, LOAD_FILE, SLEEP, "
+        "user functions...); the read-only gate refuses to run it.",
+        "Use a built-in read-only function; declare a user function that only reads in "
+        "CTXTOOL_GATE_FUNCTIONS (see docs/rules.md).",
+    ),
+    Rule(
+        "CTX208",
+        "sql-ambiguous-comment",
+        ERROR,
+        "A query or facet holds text the parser and the server could read differently: a MySQL "
+        "executable comment /*! */, an optimizer hint /*+ */, nested or unterminated comments, '#' or "
+        "'--x' on MySQL, dollar quoting, a backslash before a quote, a NUL byte.",
+        "Remove the comment or hint; write strings in single quotes with doubled quotes.",
+    ),
+    Rule(
+        "CTX209",
+        "sql-too-large",
+        ERROR,
+        "A query or facet is beyond the read-only gate's bounds (100 KB, 8,000 tokens, parentheses 32 deep).",
+        "Make the query shorter or flatter (CTEs instead of nested subqueries).",
+    ),
+    Rule(
         "CTX301",
         "placeholder-style",
         ERROR,

@@ -1,49 +1,17 @@
 """SQL layer: every SQL field parses in the dialect; templates and value searches are exactly one
-read-only query; a facet is exactly one boolean condition."""
+read-only query with allowed functions, as the read-only gate (:mod:`ctxtool.gate`) that every
+statement passes at run time says, with the same findings; a facet is exactly one boolean condition
+whose functions and comments pass the same gate."""
 
 from __future__ import annotations
-
-import re
 
 from sqlglot import exp
 
 from ctxtool.contextset import Item
+from ctxtool.gate import check_parsed, lexical_findings
+from ctxtool.gate.tree import WRITES
 from ctxtool.validate.context import SQL_FIELDS, Context, text
 
-# statement and expression types that change data or schema, or run opaque commands
-_WRITES: tuple[type, ...] = tuple(
-    getattr(exp, name)
-    for name in (
-        "Insert",
-        "Update",
-        "Delete",
-        "Merge",
-        "Create",
-        "Drop",
-        "Alter",
-        "TruncateTable",
-        "Command",
-        "Copy",
-        "Set",
-        "Use",
-        "Transaction",
-        "Commit",
-        "Rollback",
-        "Grant",
-        "Revoke",
-        "Analyze",
-        "Describe",
-        "Pragma",
-        "Kill",
-        "Comment",
-        "LoadData",
-        "Cache",
-        "Uncache",
-        "Refresh",
-        "Execute",
-    )
-    if hasattr(exp, name)
-)
 _QUERY_ROOTS: tuple[type, ...] = (exp.Select, exp.SetOperation, exp.Subquery)
 # roots that can never be a boolean condition
 _NOT_CONDITIONS: tuple[type, ...] = (
@@ -61,17 +29,7 @@ _NOT_CONDITIONS: tuple[type, ...] = (
     exp.BitwiseNot,
     exp.DataType,
     exp.Ordered,
-    *_WRITES,
-)
-
-
-# keywords without which a SELECT cannot contain a write, SELECT ... INTO or a locking clause: when the
-# text has none of them the tree walk is skipped (it costs as much as a third of the parse)
-_RISKY = re.compile(
-    r"\b(?:INSERT|UPDATE|DELETE|MERGE|CREATE|DROP|ALTER|TRUNCATE|COPY|INTO|FOR|LOCK|GRANT|REVOKE|CALL|"
-    r"EXEC|EXECUTE|SET|COMMENT|ANALYZE|REFRESH|USE|KILL|LOAD|CACHE|UNCACHE|DESCRIBE|PRAGMA|COMMIT|"
-    r"ROLLBACK|BEGIN|START|SHOW|EXPLAIN|REPLACE|UPSERT)\b",
-    re.IGNORECASE,
+    *WRITES,
 )
 
 
@@ -98,38 +56,38 @@ def sql_fields(item: Item) -> list[tuple[str, str, bool]]:
 
 
 def check_query(ctx: Context, ptr: str, sql: str, what: str) -> None:
-    """A template or value-search query: one read-only SELECT."""
+    """A template or value-search query: one read-only query with allowed functions (the gate)."""
     parsed = ctx.parse(sql)
     if parsed.error is not None:
-        ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
+        if not _report_lexical(ctx, ptr, sql, what):
+            ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
         return
-    if len(parsed.statements) > 1:
-        ctx.report("CTX203", ptr, f"{what} holds {len(parsed.statements)} statements; keep exactly one")
-        return
-    tree = parsed.statements[0]
-    if not isinstance(tree, _QUERY_ROOTS):
-        ctx.report("CTX202", ptr, f"{what} is a {_kind_word(tree)} statement, not a read-only SELECT")
-        return
-    if _RISKY.search(sql) is None:
-        return
-    for node in tree.walk():
-        if isinstance(node, _WRITES):
-            ctx.report("CTX202", ptr, f"{what} contains a {_kind_word(node)}; a query must only read")
-            return
-        if isinstance(node, exp.Lock):
-            kind = "FOR UPDATE" if node.args.get("update") else "FOR SHARE"
-            ctx.report("CTX205", ptr, f"{what} takes row locks ({kind}); remove the locking clause")
-            return
-        if isinstance(node, exp.Select) and node.args.get("into") is not None:
-            ctx.report("CTX204", ptr, f"{what} uses SELECT ... INTO, which writes a table or variable")
-            return
+    report_gate(ctx, ptr, sql, what, parsed.statements, "query")
+
+
+def _report_lexical(ctx: Context, ptr: str, sql: str, what: str) -> bool:
+    """Report the gate's lexical findings of a text that does not parse (a hidden comment is the
+    reason, not the syntax); whether there were any."""
+    found = lexical_findings(sql, ctx.dialect)
+    for f in found:
+        ctx.report(f.code, ptr, f"{what}: {f.message}; {f.fix}")
+    return bool(found)
+
+
+def report_gate(ctx: Context, ptr: str, sql: str, what: str, statements: list, kind: str) -> None:
+    """Each finding of the read-only gate on ``sql`` as a finding of its rule, said of ``what``."""
+    for found in check_parsed(sql, ctx.dialect, statements, kind=kind).findings:
+        message = found.message
+        message = what + message[len("the SQL") :] if message.startswith("the SQL") else f"{what}: {message}"
+        ctx.report(found.code, ptr, f"{message}; {found.fix}")
 
 
 def check_condition(ctx: Context, ptr: str, sql: str, what: str) -> None:
     """A facet snippet: exactly one boolean condition."""
     parsed = ctx.parse(sql)
     if parsed.error is not None:
-        ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
+        if not _report_lexical(ctx, ptr, sql, what):
+            ctx.report("CTX201", ptr, f"{what} does not parse as {ctx.dialect} SQL: {parsed.error}")
         return
     if len(parsed.statements) > 1:
         ctx.report(
@@ -147,6 +105,8 @@ def check_condition(ctx: Context, ptr: str, sql: str, what: str) -> None:
             ptr,
             f"{what} is a {_kind_word(tree)}, not a boolean condition (e.g. table.column > 4.5)",
         )
+        return
+    report_gate(ctx, ptr, sql, what, parsed.statements, "condition")
 
 
 def check(ctx: Context) -> None:

@@ -7,7 +7,6 @@ itself. Trees handed out are shared: layers read them and never modify them.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import dataclass, field
 
 import sqlglot
@@ -15,7 +14,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, SqlglotError, TokenError
 
 from ctxtool.dialects import sqlglot_dialect
-from ctxtool.placeholders import find_sql_placeholders
+from ctxtool.placeholders import parseable_sql
 
 # Trees are big (about 30 kB for a three-table join), so the cache shared between runs is small;
 # within one run the Context keeps the trees of the items being validated (see Context.parse).
@@ -62,39 +61,6 @@ def _describe(exc: Exception) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def _as_at_value(sql: str, dialect: str) -> str:
-    parts: list[str] = []
-    last = 0
-    for ph in find_sql_placeholders(sql, dialect):
-        if ph.kind == "named":
-            parts.append(sql[last : ph.start])
-            parts.append("@value")
-            last = ph.end
-    parts.append(sql[last:])
-    return "".join(parts)
-
-
-_TIGHT_PARAMETER = re.compile(r"[^\s(]\$(?:\d|value)")
-
-
-def _space_parameters(sql: str) -> str:
-    """sqlglot's PostgreSQL tokenizer fails on a parameter right after an operator or comma
-    (``IN ($1,$2)``, ``$1+$2``), taking it for a dollar-quoted string: put a space before it."""
-    if _TIGHT_PARAMETER.search(sql) is None:
-        return sql
-    parts: list[str] = []
-    last = 0
-    for ph in find_sql_placeholders(sql, "postgres"):
-        if ph.start > 0 and not sql[ph.start - 1].isspace() and sql[ph.start - 1] != "(":
-            parts.append(sql[last : ph.start])
-            parts.append(" ")
-            last = ph.start
-    if not parts:
-        return sql
-    parts.append(sql[last:])
-    return "".join(parts)
-
-
 def parse(sql: str, dialect: str, share: bool = True) -> Parsed:
     """The parse of ``sql`` in ``dialect`` (a normalized ctxtool dialect name), cached by string.
     ``share=False`` still looks in the cache but leaves a new parse out of it (a large set parsed
@@ -103,13 +69,7 @@ def parse(sql: str, dialect: str, share: bool = True) -> Parsed:
     hit = _cache.get(key)
     if hit is not None:
         return hit
-    source = sql
-    if dialect == "postgres" and "$" in sql:
-        source = _space_parameters(sql)
-    elif dialect != "postgres" and "$value" in sql:
-        # MySQL and GoogleSQL have no $name parameters: read $value as the same-length @value
-        # (a parameter in GoogleSQL, a variable in MySQL) so the tree has a parameter where it is
-        source = _as_at_value(sql, dialect)
+    source = parseable_sql(sql, dialect)
     try:
         statements = [s for s in sqlglot.parse(source, read=sqlglot_dialect(dialect)) if s is not None]
         result = Parsed(statements=statements)

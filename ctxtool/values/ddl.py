@@ -1,7 +1,8 @@
 """Applying the DDL value searches need: the only write ctxtool makes to a user's database.
 
 Connectors are read-only by construction, so :func:`apply_ddl` opens its own, separate and explicit
-write connection, runs exactly the statements it is given (one by one, in order, each logged), and
+write connection, runs exactly the statements it is given (one by one, in order, each printed whole
+before it runs), and
 closes it. It runs only behind ``ctxtool draft values --apply-ddl``. Statements that already took
 effect (``IF NOT EXISTS``, or the MySQL/Spanner "already exists" errors) are reported as such.
 """
@@ -63,6 +64,11 @@ def indexed_tables(applied: Sequence[Applied]) -> list[str]:
     return out
 
 
+def _shown(stmt: str) -> str:
+    """The whole statement on one line: what is about to run is printed before it runs."""
+    return " ".join(stmt.split())
+
+
 def _fail(parsed: DSN, stmt: str, exc: BaseException) -> DatabaseError:
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return DatabaseError(
@@ -84,7 +90,7 @@ def _postgres(
     with conn:
         conn.execute(f"SET statement_timeout = {int(timeout * 1000)}")
         for stmt in statements:
-            log(f"applying: {stmt.splitlines()[0]}")
+            log(f"applying: {_shown(stmt)}")
             try:
                 conn.execute(stmt)
             except psycopg.Error as exc:
@@ -121,7 +127,7 @@ def _mysql(parsed: DSN, statements: Sequence[str], log: Callable[[str], None]) -
     try:
         cur = conn.cursor()
         for stmt in statements:
-            log(f"applying: {stmt.splitlines()[0]}")
+            log(f"applying: {_shown(stmt)}")
             try:
                 cur.execute(stmt)
             except mysql.connector.Error as exc:
@@ -159,7 +165,7 @@ def _spanner(
     out: list[Applied] = []
     database = spanner.Client(**kwargs).instance(parsed.instance).database(parsed.database)
     for stmt in statements:  # one at a time, so an existing object does not block the rest
-        log(f"applying: {stmt.splitlines()[0]}")
+        log(f"applying: {_shown(stmt)}")
         try:
             database.update_ddl([stmt]).result(timeout)
         except (exceptions.GoogleAPICallError, exceptions.RetryError) as exc:

@@ -125,6 +125,23 @@ class QueryRewriter:
         ms = [m for m in self.measures() if not m.find(exp.Window)]
         return ms[0] if ms else None
 
+    def aggregated(self) -> bool:
+        """Whether the query computes one row of aggregates (no GROUP BY): a count, a total."""
+        projections = self.tree.expressions
+        return (
+            bool(projections)
+            and self.tree.args.get("group") is None
+            and all(
+                (p.this if isinstance(p, exp.Alias) else p).find(exp.AggFunc) is not None for p in projections
+            )
+        )
+
+    def one_row(self) -> bool:
+        """Whether the query returns at most one row (aggregates without a GROUP BY, or LIMIT 1)."""
+        limit = self.tree.args.get("limit")
+        one = isinstance(limit, exp.Limit) and limit.expression is not None and limit.expression.sql() == "1"
+        return one or self.aggregated()
+
     def dimensions(self) -> list[exp.Expression]:
         if self._wrapped_measures is not None:
             return [

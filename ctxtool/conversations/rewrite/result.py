@@ -11,6 +11,9 @@ from ctxtool.conversations.rewrite.base import QueryRewriter
 
 def over_result(rw: QueryRewriter, op: str) -> None:
     """Replace the query by one over its own result ("how many of them", "which has the most")."""
+    if rw.aggregated() or (op != "count" and rw.one_row()):
+        # "which of those ..." after a count: a one-row result has no row to pick
+        raise FollowupError("the previous result is one row: there is nothing to pick from")
     inner = rw.tree
     m = rw.measure()
     dims = [d.alias_or_name for d in rw.dimensions() if d.alias_or_name]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ctxtool import gate
 from ctxtool.errors import CtxtoolError, DatabaseError, InputError
 from ctxtool.runtime.answer import Answer
 from ctxtool.runtime.llm import prompt as llmsql
@@ -38,15 +39,19 @@ def messages(
 
 
 def check_sql(rt: Any, sql: str) -> None:
-    """Raise :class:`InputError` unless ``sql`` is one read-only SELECT of allowed objects that the
-    database can plan."""
+    """Raise :class:`~ctxtool.gate.GateRefused` unless ``sql`` is one read-only query with allowed
+    functions (the gate every statement passes), :class:`InputError` unless it reads only allowed
+    objects and the database can plan it."""
     # a model's SQL is read with the SQL parser: it loads when a model writes SQL, not for every answer
     from ctxtool.runtime.templates import sqlparts
 
-    sqlparts.check_read_only_select(sql, rt.dialect, rt.allowed_objects())
+    gate.require(sql, rt.dialect)
+    sqlparts.check_allowed_objects(sql, rt.dialect, rt.allowed_objects())
     if rt.connector is not None:
         try:
             rt.connector.plan(sql)
+        except gate.GateRefused:
+            raise
         except DatabaseError as exc:
             raise InputError(f"the database rejects it: {exc}") from None
 

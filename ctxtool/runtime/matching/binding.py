@@ -85,6 +85,8 @@ def compatibility(entity: Entity, slot: Slot) -> float:
     kind = slot.kind
     lit = entity.literal
     if lit is not None and lit.kind == "number":
+        if slot.operator == "limit" and entity.is_year and not lit.rank:
+            return 0.0  # "just for 2022" is a time: a year never fills a LIMIT
         if lit.rank and slot.operator not in ("limit", None):
             return 0.0  # "the top 3 rates" keeps three rows; it is no rate above 3
         if lit.bound and slot.operator in ("eq", "in", "like", "gt", "lt"):

@@ -335,7 +335,9 @@ class ValueLinker:
             for o in same_span:
                 uniq.setdefault((str(o.value), o.column), o)
             h.alternatives = list(uniq.values())[:8]
-            chosen.append(h)
+            h = _not_its_own_author(question, h)
+            if h is not None:
+                chosen.append(h)
         chosen.extend(self._name_parts(question, literals, chosen))
         chosen.sort(key=lambda h: (h.start, h.part))
         return chosen
@@ -381,6 +383,32 @@ class ValueLinker:
             if len(parts) == 2:
                 out.extend(parts)
         return out
+
+
+_BY_BEFORE = re.compile(r"([A-Za-z]+)\s+by\s+(?:the\s+)?$", re.I)
+
+
+def _not_its_own_author(question: str, h: LinkedValue) -> LinkedValue | None:
+    """``h``, or its reading on another table when the question says "<things> by <value>" and the
+    value was found among those very things ("the albums by Iron Maiden" names whoever made the
+    albums, not an album titled so); None when no other table holds it."""
+    m = _BY_BEFORE.search(question[: h.start])
+    if m is None:
+        return h
+    noun = set(content_tokens(m.group(1)))
+    own = set(content_tokens(h.column_key.partition(".")[0].replace("_", " ")))
+    if not noun or not noun & own:
+        return h
+    other = [
+        a
+        for a in h.alternatives
+        if not set(content_tokens(a.column_key.partition(".")[0].replace("_", " "))) & noun
+    ]
+    if not other:
+        return None
+    best = other[0]
+    best.alternatives = [a for a in h.alternatives if a is not best]
+    return best
 
 
 def descriptor_tokens(link: LinkedValue) -> set[str]:

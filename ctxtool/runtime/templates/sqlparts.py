@@ -186,38 +186,13 @@ def inject_conditions(
     return from_sentinels(out, dialect, bound)
 
 
-# -- read-only guard for SQL written by a model ------------------------------------------------------
-
-_FORBIDDEN = tuple(
-    getattr(exp, name)
-    for name in (
-        "Insert",
-        "Update",
-        "Delete",
-        "Create",
-        "Drop",
-        "Alter",
-        "Merge",
-        "Command",
-        "Into",
-        "TruncateTable",
-        "Grant",
-        "Set",
-        "Use",
-        "Copy",
-        "LoadData",
-        "Pragma",
-        "Transaction",
-        "Commit",
-        "Rollback",
-    )
-    if hasattr(exp, name)
-)
+# -- the objects a model's SQL may read (its read-only check is the gate's: ctxtool.gate) ---------
 
 
-def check_read_only_select(sql: str, dialect: str, allowed: set[str] | None) -> exp.Expression:
-    """Raise InputError unless ``sql`` is exactly one SELECT (CTEs, unions allowed) that writes nothing
-    and reads only tables in ``allowed`` (lower-case names; None allows any)."""
+def check_allowed_objects(sql: str, dialect: str, allowed: set[str] | None) -> exp.Expression:
+    """Raise InputError unless ``sql`` reads only tables in ``allowed`` (lower-case names; None allows
+    any; CTE names are the query's own). Whether it is one read-only query is the gate's question
+    (:func:`ctxtool.gate.require`), asked before this."""
     try:
         trees = [t for t in sqlglot.parse(sql, read=sqlglot_dialect(dialect)) if t is not None]
     except sqlglot.errors.SqlglotError as exc:
@@ -225,15 +200,6 @@ def check_read_only_select(sql: str, dialect: str, allowed: set[str] | None) -> 
     if len(trees) != 1:
         raise InputError(f"expected exactly one statement, got {len(trees)}")
     tree = trees[0]
-    if not isinstance(tree, (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.With)) and not isinstance(
-        tree, exp.Query
-    ):
-        raise InputError(f"only a SELECT may run, not {tree.key.upper()}")
-    for node in tree.walk():
-        if isinstance(node, _FORBIDDEN):
-            raise InputError(f"only a read-only SELECT may run; found {node.key.upper()}")
-        if isinstance(node, exp.Lock):
-            raise InputError("SELECT ... FOR UPDATE/SHARE takes locks; not allowed")
     if allowed is not None:
         ctes = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
         for t in tree.find_all(exp.Table):

@@ -1,0 +1,1 @@
+"""Closing the loop on a set: comparing evaluations (:mod:`~ctxtool.loop.compare`)."""
