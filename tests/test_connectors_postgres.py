@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ctxtool.connectors import connect
-from ctxtool.connectors.postgres import ALLOYDB_EXTENSIONS, flavour_from_extensions
+from ctxtool.connectors.pgcatalog import ALLOYDB_EXTENSIONS, flavour_from_extensions
 from ctxtool.errors import DatabaseError, InputError
 from tests.backends import _pg_create, _pg_drop, unique_name
 from tests.connector_schemas import DISTRICTS, load_pg

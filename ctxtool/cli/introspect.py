@@ -44,7 +44,7 @@ def command(
           --dsn spanner://projects/p/instances/i/databases/d
     """
     from ctxtool import snapshot as snapshot_module
-    from ctxtool.connectors import connect
+    from ctxtool.connectors import open_catalog
 
     started = time.monotonic()
     # A snapshot is tens of thousands of small dicts and lists and no cycles: the cyclic garbage
@@ -54,7 +54,7 @@ def command(
     _skip_exit_collection()
     try:
         with _progress(dsn) as step:
-            with connect(dsn, statement_timeout=statement_timeout) as connector:
+            with open_catalog(dsn, statement_timeout=statement_timeout, profile=profile) as connector:
                 snap = snapshot_module.build(connector, schemas or None, profile=profile, progress=step)
         text = snapshot_module.dumps(snap)
     finally:

@@ -6,6 +6,8 @@ the engine modules and their drivers are imported only when used.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ctxtool.connectors.base import (
     DEFAULT_ROW_CAP,
     DEFAULT_STATEMENT_TIMEOUT,
@@ -15,7 +17,10 @@ from ctxtool.connectors.base import (
 )
 from ctxtool.connectors.dsn import DSN, parse, redact
 
-__all__ = ["Connector", "QueryResult", "ServerInfo", "DSN", "connect", "parse", "redact"]
+if TYPE_CHECKING:
+    from ctxtool.connectors.pgcatalog import PostgresCatalog
+
+__all__ = ["Connector", "QueryResult", "ServerInfo", "DSN", "connect", "open_catalog", "parse", "redact"]
 
 
 def connect(
@@ -50,3 +55,18 @@ def connect(
     from ctxtool.connectors.spanner import SpannerConnector
 
     return SpannerConnector(parsed, statement_timeout=statement_timeout, row_cap=row_cap)
+
+
+def open_catalog(
+    dsn: str | DSN, *, statement_timeout: float = DEFAULT_STATEMENT_TIMEOUT, profile: bool = False
+) -> Connector | PostgresCatalog:
+    """A session to introspect ``dsn`` once (``snapshot.build`` takes either): on PostgreSQL without
+    ``profile``, a catalog-only libpq session that needs no psycopg (a command that only introspects
+    starts sooner: :class:`~ctxtool.connectors.pgcatalog.PostgresCatalog`) where libpq 14+ loads; else :func:`connect`."""
+    parsed = dsn if isinstance(dsn, DSN) else parse(dsn)
+    if parsed.engine == "postgres" and not profile and statement_timeout > 0:
+        from ctxtool.connectors import libpq, pgcatalog
+
+        if libpq.library() is not None:
+            return pgcatalog.PostgresCatalog(parsed, statement_timeout=statement_timeout)
+    return connect(parsed, statement_timeout=statement_timeout)

@@ -19,6 +19,7 @@ import re
 import urllib.parse
 from dataclasses import dataclass, field
 
+from ctxtool.connectors import libpq
 from ctxtool.errors import InputError
 
 _SCHEMES = {
@@ -96,25 +97,32 @@ def parse(dsn: str) -> DSN:
     return _parse_mysql(text, scheme)
 
 
-def _parse_libpq_kv(text: str) -> DSN:
+def _conninfo(text: str) -> dict[str, str]:
+    """The parameters a libpq connection string sets, as libpq reads it: through ctxtool's own
+    libpq binding where it loads (no psycopg import, for commands that need no psycopg), else
+    psycopg's."""
+    if libpq.library() is not None:
+        return libpq.parse_conninfo(text)
     import psycopg.conninfo
 
+    return {k: str(v) for k, v in psycopg.conninfo.conninfo_to_dict(text).items() if v is not None}
+
+
+def _parse_libpq_kv(text: str) -> DSN:
     try:
-        values = psycopg.conninfo.conninfo_to_dict(text)
-    except Exception as exc:  # noqa: BLE001 - psycopg raises ProgrammingError with the text
+        values = _conninfo(text)
+    except Exception as exc:  # noqa: BLE001 - libpq's message (psycopg raises ProgrammingError with it)
         raise InputError(f"cannot read the libpq DSN {redact(text)!r}: {_first_line(exc)}") from None
-    return _postgres_from_values(text, "", {k: str(v) for k, v in values.items() if v is not None})
+    return _postgres_from_values(text, "", values)
 
 
 def _parse_postgres_uri(text: str, scheme: str) -> DSN:
-    import psycopg.conninfo
-
     libpq_text = "postgresql://" + text.split("://", 1)[1] if scheme == "alloydb" else text
     try:
-        values = psycopg.conninfo.conninfo_to_dict(libpq_text)
+        values = _conninfo(libpq_text)
     except Exception as exc:  # noqa: BLE001
         raise InputError(f"cannot read the DSN {redact(text)!r}: {_first_line(exc)}") from None
-    return _postgres_from_values(text, scheme, {k: str(v) for k, v in values.items() if v is not None})
+    return _postgres_from_values(text, scheme, values)
 
 
 def _postgres_from_values(raw: str, scheme: str, values: dict[str, str]) -> DSN:

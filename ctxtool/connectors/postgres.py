@@ -13,9 +13,10 @@ large object). Session advisory locks outlive a rollback, hence the unlock. The 
 statement cannot lift them for the next). A pooled connection is also reset when it goes back to its
 pool (:meth:`PostgresConnector.reset_session`). SQL in the context-set style (``$1..$n``, ``$value``)
 goes through :class:`psycopg.RawCursor`, so ``$n`` placeholders reach the server as they are and values
-are always bound. Introspection reads the catalogs with a fixed number of queries (relations, columns,
-constraints, indexes, statistics), whatever the number of tables, sent together as one pipeline: a
-schema of 1,000 tables costs one round trip, as one of ten.
+are always bound. Introspection reads the catalogs with the fixed number of queries of
+:mod:`ctxtool.connectors.pgcatalog` (relations, columns, constraints, indexes; statistics with
+``profile``), whatever the number of tables, sent together as one pipeline: a schema of 1,000 tables
+costs one round trip, as one of ten.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ctxtool.connectors import pgcatalog
 from ctxtool.connectors.base import (
     DEFAULT_ROW_CAP,
     DEFAULT_STATEMENT_TIMEOUT,
@@ -35,11 +37,8 @@ from ctxtool.connectors.dsn import DSN
 from ctxtool.connectors.errors import bind, connect_error, statement_error
 from ctxtool.errors import DatabaseError
 
-ALLOYDB_EXTENSIONS = ("alloydb_ai_nl", "google_columnar_engine", "google_ml_integration", "alloydb_scann")
-_SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 # character(n): values are blank-padded to n; ctxtool shows and compares them trimmed
 _PADDED = re.compile(r"^(?:character|bpchar)\s*(?:\(|$)", re.IGNORECASE)
-_KINDS = {"r": "table", "p": "table", "f": "foreign_table", "v": "view", "m": "materialized_view"}
 _CURSORABLE = re.compile(r"^\s*(?:\(\s*)*(select|with|values|table)\b", re.IGNORECASE)
 _LEADING_COMMENTS = re.compile(r"^(?:\s+|--[^\n]*\n?|/\*.*?\*/)*", re.DOTALL)
 # Around every statement (see the module's docstring). These go unprepared (``prepare=False``):
@@ -58,66 +57,6 @@ _RESET = (
     "SET SESSION AUTHORIZATION DEFAULT",
     "RESET ALL",
 )
-
-
-_INFO_SQL = (
-    "SELECT current_setting('server_version'), current_database(), "
-    "(SELECT coalesce(array_agg(extname::text ORDER BY extname), '{}') FROM pg_extension), "
-    "(SELECT coalesce(array_agg(name::text ORDER BY name), '{}') FROM pg_available_extensions "
-    " WHERE name = ANY(%s))"
-)
-# Catalog queries of introspect(); {where} and {in_rels} select the schemas' relations.
-_RELS_SQL = (
-    "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8 "
-    "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-    "LEFT JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass "
-    "AND d.objsubid = 0 "
-    "WHERE c.relkind IN ('r','p','v','m','f') AND NOT c.relispartition AND {where} "
-    "AND NOT EXISTS (SELECT 1 FROM pg_depend e WHERE e.classid = 'pg_class'::regclass "
-    "AND e.objid = c.oid AND e.deptype = 'e')"
-)
-_COLUMNS_SQL = (
-    "SELECT a.attrelid, a.attnum, a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull, "
-    "pg_get_expr(ad.adbin, ad.adrelid), d.description, a.attgenerated::text, a.attidentity::text, "
-    # a domain's base type (a domain over integer is a number), an enum's labels in their order
-    "CASE WHEN t.typtype = 'd' THEN format_type(t.typbasetype, t.typtypmod) END, "
-    "CASE WHEN t.typtype = 'e' THEN ARRAY(SELECT e.enumlabel::text FROM pg_enum e "
-    "  WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) END "
-    "FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid "
-    "LEFT JOIN pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum "
-    "LEFT JOIN pg_description d ON d.objoid = a.attrelid AND d.classoid = 'pg_class'::regclass "
-    "AND d.objsubid = a.attnum "
-    "WHERE a.attrelid {in_rels} AND a.attnum > 0 AND NOT a.attisdropped"
-)
-# the referenced columns' names come with each foreign key: the referenced table may lie in a schema
-# that is not introspected
-_CONSTRAINTS_SQL = (
-    "SELECT con.conrelid, con.conname::text, con.contype::text, con.conkey::int[], "
-    "fn.nspname::text, fc.relname::text, "
-    "CASE WHEN con.contype = 'f' THEN ARRAY(SELECT coalesce((SELECT fa.attname::text FROM pg_attribute fa "
-    "  WHERE fa.attrelid = con.confrelid AND fa.attnum = k.attnum), k.attnum::text) "
-    "  FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, i) ORDER BY k.i) END, "
-    "con.confdeltype::text, con.confupdtype::text "
-    "FROM pg_constraint con "
-    "LEFT JOIN pg_class fc ON fc.oid = con.confrelid "
-    "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace "
-    "WHERE con.conrelid {in_rels} AND con.contype IN ('p', 'u', 'f')"
-)
-# pg_get_indexdef is slow: it is asked only for expression keys (attnum 0)
-_INDEXES_SQL = (
-    "SELECT i.indrelid, ic.relname::text, am.amname::text, i.indisunique, i.indisprimary, "
-    "i.indnkeyatts, i.indkey::int2[], "
-    "CASE WHEN 0 = ANY(i.indkey::int2[]) THEN ARRAY(SELECT pg_get_indexdef(i.indexrelid, k, true) "
-    "  FROM generate_series(1, i.indnatts) k ORDER BY k) END, "
-    "i.indclass::oid[], pg_get_expr(i.indpred, i.indrelid), i.indisvalid "
-    "FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_am am ON am.oid = ic.relam "
-    "WHERE i.indrelid {in_rels}"
-)
-
-
-def flavour_from_extensions(installed: Sequence[str], available: Sequence[str] = ()) -> str:
-    """``alloydb`` when the server has (or offers) an AlloyDB-only extension, else ``postgresql``."""
-    return "alloydb" if (set(installed) | set(available)) & set(ALLOYDB_EXTENSIONS) else "postgresql"
 
 
 def quote_ident(name: str) -> str:
@@ -210,7 +149,7 @@ class PostgresConnector(Connector):
     def _server_info(self, *, finish: bool) -> ServerInfo:
         """The server's info (cached); ``finish=False`` leaves the read-only transaction open."""
         if self._info is None:
-            rows = self._catalog(_INFO_SQL, (list(ALLOYDB_EXTENSIONS),))
+            rows = self._catalog(pgcatalog.INFO_SQL, (list(pgcatalog.ALLOYDB_EXTENSIONS),))
             if finish:
                 self._finish()
             self._remember_info(rows[0])
@@ -218,15 +157,7 @@ class PostgresConnector(Connector):
         return self._info
 
     def _remember_info(self, row: Sequence[Any]) -> None:
-        version, database, installed, available = row
-        self._database = database
-        self._info = ServerInfo(
-            engine="postgres",
-            flavour=flavour_from_extensions(installed, available),
-            version=str(version).split(" ", 1)[0],
-            dialect="postgres",
-            extensions=sorted(installed),
-        )
+        self._info, self._database = pgcatalog.server_info(row)
 
     @property
     def server_version_num(self) -> int:
@@ -460,191 +391,18 @@ class PostgresConnector(Connector):
     ) -> dict:
         step = progress or (lambda *a, **k: None)
         step("relations")
-        if schemas:
-            where = "n.nspname = ANY(%s)"
-            params: tuple[Any, ...] = (list(schemas),)
-        else:
-            where = (
-                "n.nspname <> ALL(%s) AND n.nspname NOT LIKE 'pg\\_temp\\_%%' "
-                "AND n.nspname NOT LIKE 'pg\\_toast\\_temp\\_%%'"
-            )
-            params = (list(_SYSTEM_SCHEMAS),)
-        # Every catalog query names its relations by the same filter (not by the oids the first one
-        # returns), so all of them go to the server at once; extension-owned relations, which only
-        # the first query excludes, are dropped here.
-        in_rels = (
-            "IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-            f"WHERE c.relkind IN ('r','p','v','m','f') AND NOT c.relispartition AND {where})"
-        )
-        batch: list[tuple[str, Any]] = [
-            (_RELS_SQL.format(where=where), params),
-            (
-                f"SELECT n.nspname::text FROM pg_namespace n WHERE {where} AND n.nspname NOT LIKE 'pg\\_%%'",
-                params,
-            ),
-            (_COLUMNS_SQL.format(in_rels=in_rels), params),
-            (_CONSTRAINTS_SQL.format(in_rels=in_rels), params),
-            (_INDEXES_SQL.format(in_rels=in_rels), params),
-            # operator classes other than the default one of their type (gin_trgm_ops, vector_cosine_ops...)
-            ("SELECT oid, opcname::text FROM pg_opclass WHERE NOT opcdefault", None),
-        ]
-        if self._info is None:
-            batch.insert(0, (_INFO_SQL, (list(ALLOYDB_EXTENSIONS),)))
+        batch = pgcatalog.queries(schemas, with_info=self._info is None)
         results = self._catalog_batch(batch, keep_open=profile)
         if self._info is None:
             self._remember_info(results.pop(0)[0])
         info = self._info
         assert info is not None
         rels, schema_names, col_rows, con_rows, idx_rows, opclass_rows = results
-        tables: dict[int, dict[str, Any]] = {}
-        for oid, nsp, name, kind, comment, reltuples in rels:
-            tables[oid] = {
-                "_schema": nsp,
-                "name": name,
-                "kind": _KINDS.get(kind, "table"),
-                "comment": comment,
-                "row_estimate": int(reltuples) if reltuples is not None and reltuples >= 0 else None,
-                "columns": [],
-                "primary_key": [],
-                "foreign_keys": [],
-                "unique": [],
-                "indexes": [],
-                "interleave": None,
-            }
-        step("columns")
-        names: dict[tuple[int, int], str] = {}  # (relid, attnum) -> column name, to decode key arrays
-        # The server sends a table's columns together and in attnum order (one index scan per
-        # table) without being asked to sort them all; a table whose rows come otherwise is sorted
-        # below.
-        current, append, last = None, None, 0
-        unordered: set[int] = set()
-        for (
-            relid,
-            attnum,
-            name,
-            typ,
-            notnull,
-            default,
-            comment,
-            generated,
-            identity,
-            base,
-            labels,
-        ) in col_rows:
-            if relid != current:
-                table = tables.get(relid)
-                current, append, last = relid, None, 0
-                if table is not None:
-                    append = table["columns"].append
-                    if table["columns"]:  # the table's rows came split
-                        unordered.add(relid)
-            if append is None:
-                continue  # an extension's relation
-            if attnum < last:
-                unordered.add(relid)
-            last = attnum
-            names[(relid, attnum)] = name
-            if generated or identity:
-                col: dict[str, Any] = {
-                    "name": name, "type": typ, "nullable": not notnull,
-                    "default": None if generated else default, "comment": comment,
-                }  # fmt: skip
-                if generated:
-                    col["generated"] = default
-                    if generated == "v":  # PostgreSQL 18: computed when read, not stored
-                        col["virtual"] = True
-                if identity:
-                    col["identity"] = "always" if identity == "a" else "by default"
-            else:
-                col = {
-                    "name": name,
-                    "type": typ,
-                    "nullable": not notnull,
-                    "default": default,
-                    "comment": comment,
-                }
-            if base:
-                col["base_type"] = base
-            if labels is not None:
-                col["values"] = list(labels)
-            append(col)
-        if unordered:
-            attnum_of = {(relid, name): attnum for (relid, attnum), name in names.items()}
-            for relid in unordered:
-                tables[relid]["columns"].sort(key=lambda c, r=relid: attnum_of[(r, c["name"])])
-        step("constraints")
-        actions = {"a": "no action", "r": "restrict", "c": "cascade", "n": "set null", "d": "set default"}
-        for relid, name, contype, keys, ref_schema, ref_table, ref_columns, on_delete, on_update in con_rows:
-            table = tables.get(relid)
-            if table is None:
-                continue
-            cols = [names.get((relid, k), str(k)) for k in keys or []]
-            if contype == "p":
-                table["primary_key"] = cols
-            elif contype == "u":
-                table["unique"].append(cols)
-            else:
-                table["foreign_keys"].append(
-                    {
-                        "name": name,
-                        "columns": cols,
-                        "ref_schema": ref_schema,
-                        "ref_table": ref_table,
-                        "ref_columns": ref_columns,
-                        "on_delete": actions.get(on_delete, on_delete),
-                        "on_update": actions.get(on_update, on_update),
-                    }
-                )
-        step("indexes")
-        special = dict(opclass_rows)
-        for (
-            relid,
-            name,
-            method,
-            unique,
-            primary,
-            nkey,
-            keys,
-            exprs,
-            opclass_oids,
-            predicate,
-            valid,
-        ) in idx_rows:
-            table = tables.get(relid)
-            if table is None:
-                continue
-            defs = list(exprs) if exprs else [names.get((relid, k), str(k)) for k in keys]
-            opclasses = [special.get(o, "") for o in opclass_oids or []]
-            index: dict[str, Any] = {
-                "name": name,
-                "columns": defs[:nkey],
-                "unique": bool(unique),
-                "primary": bool(primary),
-                "method": method,
-                "opclasses": list(opclasses) if any(opclasses) else [],
-            }
-            if len(defs) > nkey:
-                index["include"] = defs[nkey:]
-            if predicate:
-                index["predicate"] = predicate
-            if not valid:
-                index["valid"] = False
-            table["indexes"].append(index)
+        tables = pgcatalog.tables(rels, col_rows, con_rows, idx_rows, opclass_rows, step)
         if profile:
             self._profile(tables, step)
         self._finish()
-        by_schema: dict[str, list[dict[str, Any]]] = {name: [] for (name,) in schema_names}
-        for table in tables.values():
-            by_schema.setdefault(table.pop("_schema"), []).append(table)
-        return {
-            "engine": "postgres",
-            "flavour": info.flavour,
-            "version": info.version,
-            "dialect": "postgres",
-            "extensions": info.extensions,
-            "database": self._database,
-            "schemas": [{"name": name, "tables": ts} for name, ts in by_schema.items()],
-        }
+        return pgcatalog.raw_snapshot(info, self._database, schema_names, tables)
 
     def _catalog_batch(
         self, queries: list[tuple[str, Any]], *, keep_open: bool
