@@ -26,6 +26,7 @@ AUTHORING = {
     "eval",
     "generate_dataset",
     "feedback",
+    "promote",
 }
 RUNTIME = {"ask", "query_data", "list_templates", "describe_schema"}
 
