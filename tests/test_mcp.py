@@ -27,6 +27,7 @@ AUTHORING = {
     "generate_dataset",
     "feedback",
     "promote",
+    "improve",
 }
 RUNTIME = {"ask", "query_data", "list_templates", "describe_schema"}
 

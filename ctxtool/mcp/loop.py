@@ -105,6 +105,30 @@ def promote(
     return result.to_dict()
 
 
+def improve(
+    *,
+    defaults: Defaults,
+    path: str,
+    report: str | None = None,
+    golden: str | None = None,
+    dsn: str | None = None,
+    apply: bool = False,
+    heldout: str | None = None,
+    max_wordings: int = 2,
+) -> dict[str, Any]:
+    from ctxtool.loop.improve import hill_climb
+    from ctxtool.loop.improve import improve as gap_report
+    from ctxtool.mcp.connections import CONNECTIONS
+
+    with CONNECTIONS.session(dsn_of(dsn, defaults)) as conn:
+        if heldout:
+            if not golden:
+                raise ToolError("heldout needs golden (the file improve tunes on)")
+            return hill_climb(path, golden, conn, heldout=heldout, max_wordings=max_wordings)
+        gaps = gap_report(path, conn, report=report, golden=golden, apply=apply, max_wordings=max_wordings)
+    return gaps.to_dict()
+
+
 TOOLS = [
     Tool(
         "generate_dataset",
@@ -194,6 +218,32 @@ TOOLS = [
             ("path",),
         ),
         promote,
+        read_only=False,
+        writes=("path",),
+    ),
+    Tool(
+        "improve",
+        "Read an evaluation as fixes: the questions not answered right (of the eval report file report, "
+        "else of evaluating the set at path on golden) grouped by cause: no-template (no template of "
+        "that SQL shape), missing-facet (a template's shape plus one condition), unlinked-value (a value "
+        "of a column no value search covers), unknown-word (the words the set lacks), wrong-check (a "
+        "wrong answer: the check that should have fired). Each cause comes with proposals ready for "
+        "mutate_set / promote (a drafted template, facet or value search); apply adds those that pass "
+        "their checks (status added/rejected with the reason). heldout (with golden) runs a hill-climb "
+        "and returns the held-out accuracy before and after; the held-out file is never tuned on.",
+        schema(
+            {
+                "path": SET_PATH,
+                "report": {"type": "string", "description": "An eval report file (JSON of eval)."},
+                "golden": {"type": "string", "description": "The golden file (tuned on)."},
+                "dsn": DSN,
+                "apply": {"type": "boolean", "default": False, "description": "Add the passing proposals."},
+                "heldout": {"type": "string", "description": "A held-out golden file, measured only."},
+                "max_wordings": {"type": "integer", "minimum": 0, "default": 2},
+            },
+            ("path",),
+        ),
+        improve,
         read_only=False,
         writes=("path",),
     ),
