@@ -26,6 +26,8 @@ AUTHORING = {
     "eval",
     "generate_dataset",
     "feedback",
+    "promote",
+    "improve",
 }
 RUNTIME = {"ask", "query_data", "list_templates", "describe_schema"}
 

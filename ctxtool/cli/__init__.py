@@ -33,6 +33,8 @@ COMMANDS: dict[str, str] = {
     "eval": "eval",
     "dataset": "dataset",
     "feedback": "feedback",
+    "promote": "promote",
+    "improve": "improve",
     "serve": "serve",
     "mcp": "mcp",
     "conversation": "conversation",

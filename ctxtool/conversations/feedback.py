@@ -28,6 +28,7 @@ __all__ = [
     "Feedback",
     "concrete_sql",
     "export_golden",
+    "get_feedback",
     "list_feedback",
     "record_feedback",
 ]
@@ -171,6 +172,14 @@ def list_feedback(
         params.append(conversation_id)
     sql = f"SELECT {_COLUMNS} FROM feedback" + (" WHERE " + " AND ".join(where) if where else "")
     return [_row(r) for r in store.read_rows(sql + " ORDER BY feedback_id", params)]
+
+
+def get_feedback(store: ConversationStore, feedback_id: int) -> Feedback:
+    """One stored feedback by its id; :class:`~ctxtool.errors.InputError` when there is none."""
+    rows = store.read_rows(f"SELECT {_COLUMNS} FROM feedback WHERE feedback_id = ?", [feedback_id])
+    if not rows:
+        raise InputError(f"no feedback {feedback_id}: `ctxtool feedback list` shows the stored ones")
+    return _row(rows[0])
 
 
 def export_golden(items: Sequence[Feedback], *, database: str | None = None) -> list[dict[str, Any]]:

@@ -13,8 +13,7 @@ from typing import Any
 from ctxtool.contextset import normalize_legacy
 from ctxtool.errors import InputError
 from ctxtool.jsondoc import dumps_json, load_json, write_text_atomic
-
-_TO_LEGACY = {"sql_snippet": "fragment", "parameterized_sql_snippet": "parameterized_fragment"}
+from ctxtool.setedit import file_indent, legacy_item
 
 
 def existing_items(path: str, kind: str) -> list[dict[str, Any]]:
@@ -31,15 +30,6 @@ def _load(path: str) -> Any:
     if not isinstance(doc.data, dict):
         raise InputError(f"{path}:1:1: a context set is a JSON object; cannot merge into it")
     return doc.data
-
-
-def _indent(text: str) -> int | str | None:
-    """The indentation the file uses (None for a one-line file)."""
-    m = re.search(r"\n([ \t]+)\S", text)
-    if not m:
-        return None
-    ws = m.group(1)
-    return "\t" if "\t" in ws else len(ws)
 
 
 def merge_file(path: str, kind: str, items: Sequence[dict[str, Any]], dialect: str) -> tuple[int, int]:
@@ -81,20 +71,11 @@ def merge_file(path: str, kind: str, items: Sequence[dict[str, Any]], dialect: s
             continue
         seen_sql.add(sql_key(item))
         seen_text.add(text_key(item))
-        current.append(_legacy(item) if legacy else item)
+        current.append(legacy_item(item) if legacy else item)
         added += 1
-    indent = _indent(text)
+    indent = file_indent(text)
     out = json.dumps(data, indent=indent, ensure_ascii="\\u" in text and not re.search(r"[^\x00-\x7f]", text))
     if text.endswith("\n") or indent is not None:
         out += "\n"
     write_text_atomic(path, out)
     return added, skipped
-
-
-def _legacy(item: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in item.items():
-        if k == "parameterized" and isinstance(v, dict):
-            v = {_TO_LEGACY.get(a, a): b for a, b in v.items()}
-        out[_TO_LEGACY.get(k, k)] = v
-    return out

@@ -121,9 +121,9 @@ class ReviewSession:
         return list(res.problems)
 
     def _save(self) -> None:
-        from ctxtool.draft.merge import _indent
+        from ctxtool.setedit import file_indent
 
-        indent = _indent(self.text)
+        indent = file_indent(self.text)
         text = json.dumps(self.data, indent=indent, ensure_ascii=False)
         if self.text.endswith("\n") or indent is not None:
             text += "\n"

@@ -133,6 +133,7 @@ class EvalItem:
     detail: str = ""
     ms: float = 0.0
     template: str | None = None
+    golden_sql: str | None = None  # in the report, so `improve` reads it without the golden file
 
     @property
     def answered(self) -> bool:
@@ -191,6 +192,7 @@ class EvalReport:
                     "detail": i.detail,
                     "ms": i.ms,
                     **({"template": i.template} if i.template is not None else {}),
+                    **({"golden_sql": i.golden_sql} if i.golden_sql is not None else {}),
                 }
                 for i in self.items
             ],
@@ -244,6 +246,12 @@ def run_eval(
 
 def eval_one(runtime: Any, q: GoldenQuestion) -> EvalItem:
     """Ask one golden question and score it (see the module docstring)."""
+    item = _eval_one(runtime, q)
+    item.golden_sql = q.golden_sql
+    return item
+
+
+def _eval_one(runtime: Any, q: GoldenQuestion) -> EvalItem:
     t = time.perf_counter()
     negative = NEGATIVE_TAG in q.tags
     gold = None

@@ -1,0 +1,106 @@
+"""`ctxtool improve` on PostgreSQL 15 with the financial sample: an eval report's failures grouped by
+cause (no template of the shape, a missing facet, an unlinked value, unknown words, a wrong answer's
+check), a fix proposed for each, and `--apply` adding those that pass their checks (a proposal that
+fails validation is not added) so that the evaluation gets them right afterwards."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from ctxtool.cli import cli
+from ctxtool.connectors import connect
+from ctxtool.loop.improve import apply_proposals, evaluate_file, gap_report
+from tests.mcp_client import REPO
+
+SET = REPO / "samples" / "postgres" / "financial_runtime.json"
+
+
+def q(qid, nlq, sql, outcome="declined", tags=()):
+    return {"id": qid, "nlq": nlq, "golden_sql": sql, "outcome": outcome, "tags": list(tags)}
+
+
+QUESTIONS = [
+    q("shape", "What is the mean loan amount?", "SELECT AVG(loan.amount) FROM loan"),
+    q("facet", "How many loans with a duration of 36 months are there?",
+      "SELECT COUNT(*) FROM loan WHERE loan.duration = 36"),
+    q("region", "How many accounts are in the region north Moravia?",
+      "SELECT COUNT(*) FROM account AS a JOIN district AS d ON a.district_id = d.district_id "
+      "WHERE d.\"A3\" = 'north Moravia'"),
+    q("words", "Tally up the accounts sitting in district Pisek",
+      "SELECT COUNT(*) FROM account AS a JOIN district AS d ON a.district_id = d.district_id "
+      "WHERE d.\"A2\" = 'Pisek'"),
+    q("neg", "How many accounts are in the district Xyzzy?", "SELECT 1", "wrong", ["negative", "absent-value"]),
+    q("badcol", "How many loans with a flavour of 3 are there?", "SELECT COUNT(*) FROM loan WHERE loan.flavour = 3"),
+    q("ok", "How many loans are there?", "SELECT COUNT(*) FROM loan", "correct"),
+]  # fmt: skip
+
+
+def the_set(tmp_path):
+    data = json.loads(SET.read_text())
+    data["templates"] = [
+        t for t in data["templates"] if t["nl_query"] != "What is the average amount of a loan?"
+    ]
+    data["value_searches"] = [v for v in data["value_searches"] if v["concept_type"] != "Region"]
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(data, indent=2))
+    return path, data
+
+
+def test_gap_report_groups_failures_by_cause_and_applies_what_passes(financial_dsn, tmp_path):
+    path, data = the_set(tmp_path)
+    with connect(financial_dsn) as conn:
+        report = gap_report(QUESTIONS, data, conn)
+        cause = {g.id: g.cause for g in report.gaps}
+        assert cause == {"shape": "no-template", "facet": "missing-facet", "region": "unlinked-value",
+                         "words": "unknown-word", "neg": "wrong-check", "badcol": "missing-facet"}  # fmt: skip
+        assert report.correct == 1 and report.questions == len(QUESTIONS)
+        gaps = {g.id: g for g in report.gaps}
+        assert "tally" in gaps["words"].detail and "the value check" in gaps["neg"].detail
+        props = {g.id: report.proposals[g.proposal] for g in report.gaps}
+        assert props["shape"].item == {"nl_query": "What is the mean loan amount?",
+                                       "sql": "SELECT AVG(loan.amount) FROM loan"}  # fmt: skip
+        assert props["facet"].kind == "facets" and props["facet"].item["sql_snippet"] == "loan.duration = 36"
+        assert props["region"].kind == "value_searches"
+        assert "'district.A3' AS columns" in props["region"].item["query"]
+        assert props["neg"].kind == "check" and props["neg"].item is None
+
+        apply_proposals(str(path), report, conn)
+        status = {g.id: report.proposals[g.proposal].status for g in report.gaps}
+        assert status["shape"] == status["facet"] == status["region"] == "added", report.text()
+        assert status["badcol"] == "rejected" and status["neg"] == "not applicable"
+        assert report.proposals[gaps["badcol"].proposal].message.startswith("validate: ")
+        after = json.loads(path.read_text())
+        assert not any("flavour" in f["sql_snippet"] for f in after["facets"])  # nothing failing was added
+        assert any(f["sql_snippet"] == "loan.duration = 36" for f in after["facets"])
+        assert len(after["value_searches"]) == len(data["value_searches"]) + 1
+
+        golden = tmp_path / "golden.json"
+        golden.write_text(json.dumps([{"id": x["id"], "database": "", "nlq": x["nlq"],
+                                       "golden_sql": x["golden_sql"], "tags": []}
+                                      for x in QUESTIONS if x["id"] in ("shape", "ok")]))  # fmt: skip
+        outcomes = {i.id: i.outcome for i in evaluate_file(str(path), str(golden), conn).items}
+        assert outcomes == {"shape": "correct", "ok": "correct"}
+        # the control: the set before improve does not answer it
+        before = tmp_path / "before.json"
+        before.write_text(json.dumps(data))
+        assert {i.id: i.outcome for i in evaluate_file(str(before), str(golden), conn).items}[
+            "shape"
+        ] != "correct"
+
+
+def test_cli_reads_an_eval_report(financial_dsn, tmp_path):
+    path, _ = the_set(tmp_path)
+    report = tmp_path / "eval.json"
+    report.write_text(json.dumps({"summary": {}, "questions": QUESTIONS}))
+    text = path.read_text()
+    r = CliRunner().invoke(cli, ["improve", str(path), "--report", str(report), "--dsn", financial_dsn])
+    assert r.exit_code == 0, r.output
+    for cause in ("no-template", "missing-facet", "unlinked-value", "unknown-word", "wrong-check"):
+        assert f"\n{cause} (" in r.output
+    assert path.read_text() == text  # without --apply nothing is written
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"questions": [{"id": "x", "nlq": "q", "outcome": "declined"}]}))
+    r = CliRunner().invoke(cli, ["improve", str(path), "--report", str(bad), "--dsn", financial_dsn])
+    assert r.exit_code == 2 and "--golden" in r.output and "Traceback" not in r.output
