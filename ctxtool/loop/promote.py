@@ -6,7 +6,7 @@ corrected SQL becomes a template of the set in one call, through checks that eac
 ========== =================================================================================
 check      what it asks
 ========== =================================================================================
-read-only  the SQL is one read-only SELECT (:func:`ctxtool.readonly.run_read_only`)
+read-only  the SQL passes the read-only gate (:func:`ctxtool.readonly.run_read_only`)
 runs       the database runs it (read-only session, statement timeout, row cap)
 duplicate  the set has no template with this question (one of the same SQL shape is another wording)
 parameterize  the question and the SQL give a template whose values are parameters
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ctxtool.errors import CtxtoolError, DatabaseError
+from ctxtool.gate import GateRefused
 from ctxtool.readonly import run_read_only
 from ctxtool.setedit import EditResult, edit_set
 
@@ -220,6 +221,8 @@ def promote(
     out = Promotion(question, sql)
     try:
         gold = run_read_only(connector, sql, dialect=dialect)
+    except GateRefused as exc:
+        return out.fail("read-only", f"{exc}; only one SELECT can become a template")
     except DatabaseError as exc:
         return out.fail("runs", f"the database rejected the SQL ({exc}); correct it and promote again")
     except CtxtoolError as exc:
