@@ -29,6 +29,10 @@ def _host_port(value: str) -> tuple[str, int]:
               help="Serve streamable HTTP on HOST:PORT instead of stdio (loopback when HOST is empty).")  # fmt: skip
 @click.option("--token", envvar="CTXTOOL_SERVE_TOKEN", default=None,
               help="With --http: require 'Authorization: Bearer TOKEN' ($CTXTOOL_SERVE_TOKEN; required).")  # fmt: skip
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="With --http: another name clients reach the server by (Host header); '*' for any.")  # fmt: skip
+@click.option("--max-question-chars", "max_question", type=click.IntRange(min=1), default=None,
+              help="Longest question ask / query_data read ($CTXTOOL_MAX_QUESTION_CHARS, else 2000).")  # fmt: skip
 @model_options
 def command(
     dsn: str | None,
@@ -38,6 +42,8 @@ def command(
     conversation_store: str | None,
     http: str | None,
     token: str | None,
+    allowed_hosts: tuple[str, ...],
+    max_question: int | None,
     **model_flags: object,
 ) -> None:
     """Serve MCP tools for agents: introspect, draft_templates, draft_facets, draft_values,
@@ -63,7 +69,15 @@ def command(
         raise InputError("give at most one of --context FILE and --set NAME")
     secrets = [parse(dsn).password or ""] if dsn else []
     model = take(model_flags, MODEL_KEY)
-    defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets, model=model)
+    defaults = Defaults(
+        dsn=dsn,
+        context=context_file,
+        set=set_ref,
+        store=store,
+        secrets=secrets,
+        model=model,
+        max_question_chars=max_question,
+    )
     runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
     tools = registry()
     try:
@@ -72,7 +86,10 @@ def command(
 
             host, port = _host_port(http)
             warm_up()
-            serve_http(asgi_app(token=token or "", defaults=defaults, tools=tools, host=host), host, port)
+            app = asgi_app(
+                token=token or "", defaults=defaults, tools=tools, host=host, allowed_hosts=allowed_hosts
+            )
+            serve_http(app, host, port)
         else:
             from ctxtool.mcp.stdio import serve_stdio
 

@@ -50,6 +50,7 @@ class Services:
         store: str | None,
         conversation_store: str | None,
         model: dict[str, Any] | None = None,
+        max_question: int | None = None,
     ) -> Any:
         from ctxtool.llm.settings import stderr_sink
         from ctxtool.runtime import Runtime
@@ -69,6 +70,7 @@ class Services:
                     store=store,
                     model_settings=model,
                     model_log=stderr_sink,
+                    max_question=max_question,
                 )
                 service = Service(runtime, conversation_store=conversation_store)
                 while len(self._open) >= MAX_OPEN:
@@ -118,6 +120,7 @@ def _service(
         defaults.store,
         CONVERSATION_STORE["ref"],
         defaults.model,
+        defaults.max_question_chars,
     )
 
 

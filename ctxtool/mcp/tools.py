@@ -93,6 +93,7 @@ class Defaults:
     # a longer result goes to a file (fit_result): the Gemini CLI keeps only the first 8,000 and the
     # last 32,000 characters of a tool result over 40,000
     max_result_chars: int = 30_000
+    max_question_chars: int | None = None  # `ctxtool mcp --max-question-chars` (None: env, else 2,000)
 
 
 @dataclass(frozen=True)
