@@ -231,6 +231,8 @@ TOOLS = [
         ),
         parameterize,
         read_only=False,
+        reads=("path", "snapshot"),
+        writes_if=(("path", "write"),),
     ),
     Tool(
         "validate",
@@ -255,6 +257,7 @@ TOOLS = [
             }
         ),
         validate,
+        reads=("paths", "snapshot"),
     ),
     Tool(
         "test_values",
@@ -274,6 +277,7 @@ TOOLS = [
             ("path",),
         ),
         test_values,
+        reads=("path",),
     ),
     Tool(
         "eval",
@@ -301,5 +305,6 @@ TOOLS = [
             ("golden",),
         ),
         evaluate,
+        reads=("golden", "context", "set"),
     ),
 ]

@@ -324,5 +324,6 @@ TOOLS = [
         mutate_set,
         read_only=False,
         writes=("path",),
+        reads=("snapshot",),
     )
 ]

@@ -20,6 +20,7 @@ from ctxtool.mcp.tools import DSN, SET_PATH, Defaults, Tool, ToolError, dsn_of, 
 # (tests/test_mcp_agents.py keeps the two equal)
 ASK_ACTIONS = ("runsql", "showsql", "explainsql", "narrate", "showprompt")
 
+READS = ("context", "set")  # the file arguments of the runtime tools (see ctxtool.mcp.tools.prepare_paths)
 MAX_OPEN = 8  # services kept open; the least recently used is closed beyond this
 _NO_SET = "<no set>"  # describe_schema of a database alone
 
@@ -265,6 +266,7 @@ def tools(preconfigured: bool = False) -> list[Tool]:
                 ("question",),
             ),
             ask,
+            reads=READS,
         ),
         Tool(
             "query_data",
@@ -274,6 +276,7 @@ def tools(preconfigured: bool = False) -> list[Tool]:
                 ("question",),
             ),
             query_data,
+            reads=READS,
         ),
         Tool(
             "list_templates",
@@ -305,6 +308,7 @@ def tools(preconfigured: bool = False) -> list[Tool]:
                 }
             ),
             list_templates,
+            reads=READS,
         ),
         Tool(
             "describe_schema",
@@ -313,5 +317,6 @@ def tools(preconfigured: bool = False) -> list[Tool]:
             schema(w),
             describe_schema,
             bulky=("tables",),
+            reads=READS,
         ),
     ]

@@ -22,7 +22,8 @@ INSTRUCTIONS = (
     "Workflow: introspect the database into a snapshot, draft_templates / draft_facets / draft_values, "
     "review the drafts with the user, change the set with mutate_set, parameterize, validate (fix every "
     "error finding), test_values, eval on golden questions, improve and evaluate again; ask / "
-    "query_data try the set as a user would. Paths are relative to the server's working directory."
+    "query_data try the set as a user would. Paths are relative to the server's working directory, "
+    "and files are read and written only under it."
 )
 
 
