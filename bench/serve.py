@@ -76,10 +76,10 @@ async def _client(host, port, bodies, deadline, max_requests, counter, latencies
         writer.close()
 
 
-def _request(path: str, payload: dict) -> bytes:
+def _request(path: str, payload: dict, host: str) -> bytes:
     data = json.dumps(payload).encode()
     return (
-        f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
         f"Content-Length: {len(data)}\r\n\r\n"
     ).encode() + data
 
@@ -89,8 +89,9 @@ async def _load(spec: dict) -> dict:
     counter = [0]
     latencies: list[tuple[float, bool]] = []
     errors: list[str] = []
-    fast = [_request("/ask", {"question": q}) for q in spec["questions"]]
-    slow = [_request("/ask", {"question": SLOW_QUESTION})]
+    host = f"{spec['host']}:{spec['port']}"  # the server answers only for its own address
+    fast = [_request("/ask", {"question": q}, host) for q in spec["questions"]]
+    slow = [_request("/ask", {"question": SLOW_QUESTION}, host)]
     tasks = [
         _client(
             spec["host"],

@@ -5,6 +5,7 @@ must get a tool error with a message (no password in it) while the server keeps 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,15 @@ AUTHORING = {
 RUNTIME = {"ask", "query_data", "list_templates", "describe_schema"}
 
 
+RUNTIME_FILE = "financial_runtime.json"  # in the server's workspace (its files stay there)
+
+
+def _project(work: Path, dialect: str) -> Path:
+    """A project folder holding the engine's runtime set, for a server started in it."""
+    shutil.copy(REPO / "samples" / dialect / RUNTIME_FILE, work / RUNTIME_FILE)
+    return work
+
+
 @pytest.fixture(scope="module", params=["postgres", "mariadb"])
 def db(request):
     """(engine, dsn, dialect, runtime set) on a database of this module's own: draft_values applies
@@ -51,7 +61,7 @@ def db(request):
     try:
         sampledata.load(dsn, scale=SAMPLE_SCALE)
         dialect = "postgres" if request.param == "postgres" else "mysql"
-        yield request.param, dsn, dialect, str(REPO / "samples" / dialect / "financial_runtime.json")
+        yield request.param, dsn, dialect, RUNTIME_FILE
     finally:
         drop()
 
@@ -59,7 +69,7 @@ def db(request):
 @pytest.fixture(scope="module")
 def client(db, tmp_path_factory):
     """One warm server per engine, started with nothing configured, in a project directory."""
-    work = tmp_path_factory.mktemp(f"mcp-{db[0]}")
+    work = _project(tmp_path_factory.mktemp(f"mcp-{db[0]}"), db[2])
     with stdio(cwd=work) as c:
         c.work = work
         yield c
@@ -273,7 +283,7 @@ def test_bad_input_gets_a_tool_error_and_the_server_lives_on(client, db):
 def test_server_defaults_from_options(db, tmp_path):
     """`ctxtool mcp --dsn --context`: the tools take the server's database and set when a call omits them."""
     engine, dsn, dialect, runtime_set = db
-    with stdio("--dsn", dsn, "--context", runtime_set, cwd=tmp_path) as c:
+    with stdio("--dsn", dsn, "--context", runtime_set, cwd=_project(tmp_path, dialect)) as c:
         assert c.ok("ask", {"question": "How many gold cards were issued?"})["status"] == "answered"
         assert c.ok("introspect", {"output": "s.json"})["dialect"] == dialect
         follow = c.ok("ask", {"question": "How many accounts are there?", "session": "s1"})
@@ -344,7 +354,7 @@ def test_sessions_stay_open_between_calls(db, tmp_path):
     """The server keeps its database sessions warm: the session of a call outlives it, and the next
     call on the same database reuses it."""
     engine, dsn, dialect, runtime_set = db
-    with stdio(cwd=tmp_path) as c:
+    with stdio(cwd=_project(tmp_path, dialect)) as c:
         before = _sessions(engine, dsn)
         c.ok("validate", {"paths": [runtime_set], "dsn": dsn})
         first = _sessions(engine, dsn)

@@ -7,6 +7,7 @@ server-side database, and deletes that say what changed."""
 from __future__ import annotations
 
 import json
+import shutil
 import time
 import urllib.parse
 from pathlib import Path
@@ -44,8 +45,9 @@ def test_runtime_tools_reconnect_after_the_database_comes_back(financial_dsn, tm
     """ask and describe_schema through a TCP proxy: cut (the calls fail, the server lives on), then
     back on the same port (the same calls answer again, without a restart)."""
     parts = urllib.parse.urlsplit(financial_dsn)
+    shutil.copy(RUNTIME, tmp_path / "set.json")  # the server's files are in its workspace
     with TcpProxy((parts.hostname, parts.port or 5432)) as proxy, stdio(cwd=tmp_path) as c:
-        where = {"context": RUNTIME, "dsn": _via(financial_dsn, proxy.port)}
+        where = {"context": "set.json", "dsn": _via(financial_dsn, proxy.port)}
         question = {"question": "How many accounts are there?", **where}
         first = c.ok("ask", question)
         assert first["status"] == "answered"
@@ -53,7 +55,7 @@ def test_runtime_tools_reconnect_after_the_database_comes_back(financial_dsn, tm
         proxy.stop()
         failed, data = c.call("ask", question)
         assert failed, data  # the database is gone: an error, not an answer
-        assert c.ok("validate", {"paths": [RUNTIME]})["ok"]  # the server keeps serving
+        assert c.ok("validate", {"paths": ["set.json"]})["ok"]  # the server keeps serving
         proxy.start()
         deadline = time.monotonic() + 20  # the pool reconnects in the background, with a backoff
         while True:

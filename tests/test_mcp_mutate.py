@@ -20,8 +20,9 @@ FACET = {
 
 
 def mutate(path, *operations, **options):
+    workspace = Defaults(root=os.path.dirname(str(path)))  # the server's workspace holds the file
     return call(
-        TOOLS, "mutate_set", {"path": str(path), "operations": list(operations), **options}, Defaults()
+        TOOLS, "mutate_set", {"path": str(path), "operations": list(operations), **options}, workspace
     )
 
 

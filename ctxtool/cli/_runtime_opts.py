@@ -47,6 +47,13 @@ def runtime_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option(
             "--no-llm", is_flag=True, help="Never call a language model, even when one is configured."
         ),
+        click.option(
+            "--max-question-chars",
+            "max_question",
+            type=click.IntRange(min=1),
+            default=None,
+            help="Longest question read, in characters (default $CTXTOOL_MAX_QUESTION_CHARS, else 2000).",
+        ),
     ]
     func = model_options(vector_options(func))
     for opt in reversed(options):
@@ -66,6 +73,7 @@ def make_runtime(
     object_list: str | None,
     no_llm: bool,
     *,
+    max_question: int | None = None,
     need_dsn: bool = True,
     conversation: bool = False,
     connector: Any = None,
@@ -103,6 +111,7 @@ def make_runtime(
         model_settings=model,
         model_log=stderr_sink,
         vector_settings=vectors,
+        max_question=max_question,
     )
     if conversation:  # the profile option: questions asked without a conversation use session memory
         from ctxtool.conversations.runner import attach_session_memory

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ctxtool.cli._model_opts import MODEL_KEY, model_options, take
@@ -29,6 +31,12 @@ def _host_port(value: str) -> tuple[str, int]:
               help="Serve streamable HTTP on HOST:PORT instead of stdio (loopback when HOST is empty).")  # fmt: skip
 @click.option("--token", envvar="CTXTOOL_SERVE_TOKEN", default=None,
               help="With --http: require 'Authorization: Bearer TOKEN' ($CTXTOOL_SERVE_TOKEN; required).")  # fmt: skip
+@click.option("--root", default=None, metavar="DIR", type=click.Path(file_okay=False),
+              help="The workspace: the tools read and write files only under DIR (default: the current directory).")  # fmt: skip
+@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
+              help="With --http: another name clients reach the server by (Host header); '*' for any.")  # fmt: skip
+@click.option("--max-question-chars", "max_question", type=click.IntRange(min=1), default=None,
+              help="Longest question ask / query_data read ($CTXTOOL_MAX_QUESTION_CHARS, else 2000).")  # fmt: skip
 @model_options
 def command(
     dsn: str | None,
@@ -38,6 +46,9 @@ def command(
     conversation_store: str | None,
     http: str | None,
     token: str | None,
+    root: str | None,
+    allowed_hosts: tuple[str, ...],
+    max_question: int | None,
     **model_flags: object,
 ) -> None:
     """Serve MCP tools for agents: introspect, draft_templates, draft_facets, draft_values,
@@ -61,9 +72,22 @@ def command(
 
     if context_file and set_ref:
         raise InputError("give at most one of --context FILE and --set NAME")
+    if root is not None:
+        if not os.path.isdir(root):
+            raise InputError(f"--root {root}: no such folder; name the folder the tools may work in")
+        os.chdir(root)  # relative paths (of the calls and of --context) are relative to the workspace
     secrets = [parse(dsn).password or ""] if dsn else []
     model = take(model_flags, MODEL_KEY)
-    defaults = Defaults(dsn=dsn, context=context_file, set=set_ref, store=store, secrets=secrets, model=model)
+    defaults = Defaults(
+        dsn=dsn,
+        context=context_file,
+        set=set_ref,
+        store=store,
+        secrets=secrets,
+        model=model,
+        max_question_chars=max_question,
+        root=os.getcwd(),
+    )
     runtime_tools.CONVERSATION_STORE["ref"] = conversation_store
     if dsn:
         _warn_about_privileges(dsn)
@@ -74,7 +98,10 @@ def command(
 
             host, port = _host_port(http)
             warm_up()
-            serve_http(asgi_app(token=token or "", defaults=defaults, tools=tools, host=host), host, port)
+            app = asgi_app(
+                token=token or "", defaults=defaults, tools=tools, host=host, allowed_hosts=allowed_hosts
+            )
+            serve_http(app, host, port)
         else:
             from ctxtool.mcp.stdio import serve_stdio
 

@@ -17,6 +17,14 @@ from ctxtool.errors import InputError
 @click.option(
     "--token", envvar="CTXTOOL_SERVE_TOKEN", default=None, help="Require 'Authorization: Bearer TOKEN'."
 )
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another name clients reach the server by (its Host header); repeatable; '*' for any. "
+    "Default: the address it binds (and localhost on loopback).",
+)
 @click.option("--mcp", is_flag=True, help="Speak MCP (JSON-RPC 2.0) on stdin/stdout instead of HTTP.")
 @click.option(
     "--session-memory",
@@ -73,6 +81,7 @@ def command(
     host: str,
     port: int,
     token: str | None,
+    allowed_hosts: tuple[str, ...],
     mcp: bool,
     session_memory: bool,
     conversation_store: str | None,
@@ -105,6 +114,8 @@ def command(
         pool_timeout=pool_timeout,
         reload_interval=reload_interval,
         quiet=quiet,
+        host=host,
+        allowed_hosts=list(allowed_hosts),
         # MCP over streamable HTTP beside the API, behind the same bearer token (never without one)
         mounts={"/mcp": "ctxtool.server.mcp:http_app"} if token and not mcp else {},
     )

@@ -43,6 +43,7 @@ from ctxtool.conversations.vectors import (
 from ctxtool.english.content import content_tokens
 from ctxtool.english.tokens import tokenize
 from ctxtool.errors import CtxtoolError, InputError
+from ctxtool.limits import checked_question
 from ctxtool.runtime.answer import Answer, FacetApplied, TemplateUse, jsonable, narrate
 from ctxtool.runtime.core import Runtime
 from ctxtool.runtime.execute import rows_text
@@ -206,9 +207,8 @@ class ConversationRunner:
     # -- asking ---------------------------------------------------------------------------------
     def ask(self, question: str, action: str = "runsql", *, conversation_id: str | None = None) -> Any:
         """Answer ``question`` in the conversation and remember the turn."""
-        if not isinstance(question, str) or not question.strip():
-            raise InputError("the question is empty; ask something")
-        question = question.strip()
+        # read as the runtime will read it: nothing too long or not Unicode reaches the store
+        question = checked_question(question, getattr(self.runtime, "max_question_chars", None))
         conversation_id = self.current_conversation(conversation_id)
         mode, turns = self.history(conversation_id)
         ans = self.answer(question, action, turns, conversation_id)

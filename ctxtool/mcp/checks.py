@@ -241,6 +241,8 @@ TOOLS = [
         ),
         parameterize,
         read_only=False,
+        reads=("path", "snapshot"),
+        writes_if=(("path", "write"),),
     ),
     Tool(
         "validate",
@@ -265,6 +267,7 @@ TOOLS = [
             }
         ),
         validate,
+        reads=("paths", "snapshot"),
     ),
     Tool(
         "test_values",
@@ -284,6 +287,7 @@ TOOLS = [
             ("path",),
         ),
         test_values,
+        reads=("path",),
     ),
     Tool(
         "eval",
@@ -317,5 +321,6 @@ TOOLS = [
             ("golden",),
         ),
         evaluate,
+        reads=("golden", "context", "set"),
     ),
 ]

@@ -257,6 +257,7 @@ TOOLS = [
         read_only=False,
         bulky=("snapshot",),
         writes=("output",),
+        writes_kind="snapshot",
     ),
     Tool(
         "draft_templates",
@@ -281,6 +282,7 @@ TOOLS = [
         read_only=False,
         bulky=("templates", "report.left_out", "report.dropped", "report.skipped_columns"),
         writes=("output", "merge"),
+        reads=("snapshot", "glossary", "workload"),
     ),
     Tool(
         "draft_facets",
@@ -292,6 +294,7 @@ TOOLS = [
         read_only=False,
         bulky=("facets", "report.left_out", "report.dropped", "report.skipped_columns"),
         writes=("output", "merge"),
+        reads=("snapshot", "glossary"),
     ),
     Tool(
         "draft_values",
@@ -331,5 +334,6 @@ TOOLS = [
         read_only=False,
         bulky=("value_searches",),
         writes=("output", "merge"),
+        reads=("snapshot",),
     ),
 ]

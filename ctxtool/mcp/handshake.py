@@ -23,6 +23,8 @@ import os
 from typing import Any
 
 from ctxtool import __version__
+from ctxtool.errors import InputError
+from ctxtool.limits import loads_request
 
 NAME = "ctxtool"
 INSTRUCTIONS = (
@@ -30,7 +32,8 @@ INSTRUCTIONS = (
     "Workflow: introspect the database into a snapshot, draft_templates / draft_facets / draft_values, "
     "review the drafts with the user, change the set with mutate_set, parameterize, validate (fix every "
     "error finding), test_values, eval on golden questions, improve and evaluate again; ask / "
-    "query_data try the set as a user would. Paths are relative to the server's working directory."
+    "query_data try the set as a user would. Paths are relative to the server's working directory, "
+    "and files are read and written only under it."
 )
 
 # The SDK's (mcp_types.version): the revisions reachable through initialize, oldest to newest.
@@ -42,17 +45,19 @@ _MODERN_META_KEY = "io.modelcontextprotocol/protocolVersion"
 _TEXT_FIELDS = ("title", "description", "websiteUrl")
 
 
-def read_line(fd: int) -> bytes:
+def read_line(fd: int, limit: int) -> bytes | None:
     """One line of ``fd`` (with its newline; empty at end of input), read a byte at a time so that
-    nothing after it is consumed: the server's reader goes on from the next byte."""
+    nothing after it is consumed: the server's reader goes on from the next byte. None for a line of
+    ``limit`` bytes or more (read past, not kept)."""
     chunks = bytearray()
     while True:
         byte = os.read(fd, 1)
         if not byte:
-            return bytes(chunks)
-        chunks += byte
+            return bytes(chunks) if len(chunks) < limit else None
+        if len(chunks) < limit:
+            chunks += byte
         if byte == b"\n":
-            return bytes(chunks)
+            return bytes(chunks) if len(chunks) < limit else None
 
 
 def _answerable(message: Any) -> bool:
@@ -91,12 +96,14 @@ def negotiate(requested: str) -> str:
     return requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
 
 
-def reply(line: bytes | str, *, instructions: str = INSTRUCTIONS) -> tuple[str, str] | None:
+def reply(line: bytes | str | None, *, instructions: str = INSTRUCTIONS) -> tuple[str, str] | None:
     """(the request's id as JSON, the response line) for an ``initialize`` line this module answers,
-    else None."""
+    else None (the server's reader then answers or refuses the line as any other)."""
+    if line is None:
+        return None
     try:
-        message = json.loads(line)
-    except ValueError:
+        message = loads_request(line, what="the message")
+    except InputError:
         return None
     if not _answerable(message):
         return None

@@ -16,25 +16,27 @@ load balancer can answer any request. A request without ``Authorization: Bearer 
 from __future__ import annotations
 
 import contextlib
-import hmac
 import json
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
+from ctxtool.errors import CtxtoolError
+from ctxtool.limits import MAX_JSON_BYTES, RejectedMessage, TooLarge, loads_request
 from ctxtool.mcp.tools import Defaults, Tool
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
+from ctxtool.server.guard import AllowedHosts, Guard, bearer_matches, json_error
 
 
 class McpApp:
-    """The ASGI app: bearer check, then the SDK's streamable HTTP session manager."""
+    """The ASGI app: the request checks of :mod:`ctxtool.server.guard` (standalone; a host
+    application applies its own), the bearer token, a bounded JSON body, then the SDK's streamable
+    HTTP session manager."""
 
-    def __init__(self, manager: Any, token: str | None) -> None:
+    def __init__(self, manager: Any, token: str | None, hosts: AllowedHosts | None = None) -> None:
         self.manager = manager
-        # None: the host application checks the token (``ctxtool serve`` mounts it so)
-        self._expected = f"Bearer {token}".encode() if token else None
+        self._token = token  # None: the host application checks the token (``ctxtool serve`` does)
         self._running = False
+        self._http: Any = Guard(self._handle, hosts) if hosts is not None else self._handle
 
     @contextlib.asynccontextmanager
     async def lifespan(self) -> AsyncIterator[None]:
@@ -52,17 +54,23 @@ class McpApp:
             return
         if scope["type"] != "http":
             return
-        headers = dict(scope.get("headers") or [])
-        if self._expected is not None and not hmac.compare_digest(
-            headers.get(b"authorization", b""), self._expected
-        ):
-            await _send_json(send, 401, {"error": {"code": 401, "message": "missing or wrong bearer token"}})
-            return
+        await self._http(scope, receive, send)
+
+    async def _handle(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if self._token is not None:
+            got = dict(scope.get("headers") or []).get(b"authorization")
+            if not bearer_matches(got, self._token):
+                await json_error(401, "missing or wrong bearer token", [(b"www-authenticate", b"Bearer")])(
+                    scope, receive, send
+                )
+                return
         if not self._running:
-            await _send_json(
-                send, 503, {"error": {"code": 503, "message": "the MCP endpoint is not started"}}
-            )
+            await json_error(503, "the MCP endpoint is not started")(scope, receive, send)
             return
+        if scope.get("method") == "POST":
+            receive = await _checked_body(scope, receive, send)
+            if receive is None:
+                return
         scope = {**scope, "path": scope.get("path") or "/"}
         await self.manager.handle_request(scope, receive, send)
 
@@ -78,11 +86,47 @@ class McpApp:
                     return
 
 
-async def _send_json(send: Any, status: int, body: dict[str, Any]) -> None:
-    data = json.dumps(body).encode()
+async def _checked_body(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    """Read the POST body and check it as :func:`ctxtool.limits.loads_request` does (size, UTF-8,
+    depth, numbers, surrogates): a refused body gets its JSON-RPC error here and None is returned;
+    else a ``receive`` that gives the SDK the same body again."""
+    chunks: list[bytes] = []
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None  # the client went away
+        chunks.append(message.get("body", b""))
+        size += len(chunks[-1])
+        more = message.get("more_body", False)
+        if size > MAX_JSON_BYTES:
+            break
+    raw = b"".join(chunks)
+    try:
+        loads_request(raw, what="the message")
+    except CtxtoolError as exc:
+        data = getattr(exc, "data", None)
+        request_id = data.get("id") if isinstance(data, dict) else None
+        code = -32600 if isinstance(exc, RejectedMessage) else -32700
+        status = 413 if isinstance(exc, TooLarge) else 400
+        body = json.dumps({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": str(exc)}})
+        await _send_json_text(send, status, body.encode())
+        return None
+    replayed = False
+
+    async def replay() -> dict[str, Any]:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": raw, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _send_json_text(send: Any, status: int, data: bytes) -> None:
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
-    if status == 401:
-        headers.append((b"www-authenticate", b"Bearer"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
 
@@ -94,13 +138,13 @@ def asgi_app(
     tools: dict[str, Tool] | None = None,
     host: str | None = "127.0.0.1",
     checked_by_host: bool = False,
+    allowed_hosts: Iterable[str] = (),
 ) -> McpApp:
     """The MCP endpoint as an ASGI app requiring ``Authorization: Bearer <token>``. ``tools``: default
-    every authoring and runtime tool; ``host``: the address it is reached at (loopback addresses turn
-    on the SDK's DNS-rebinding protection); ``checked_by_host``: the application it is mounted in
-    checks the token itself (``token`` may then be None)."""
+    every authoring and runtime tool; ``host``: the address it binds (with ``allowed_hosts``, what
+    ``Host`` may name: :class:`ctxtool.server.guard.AllowedHosts`); ``checked_by_host``: the
+    application it is mounted in checks the token and the request itself (``token`` may then be None)."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-    from mcp.server.transport_security import TransportSecuritySettings
 
     from ctxtool.errors import InputError
     from ctxtool.mcp.server import build_server, registry
@@ -108,17 +152,11 @@ def asgi_app(
     if not token and not checked_by_host:
         raise InputError("MCP over HTTP needs a bearer token: pass --token or set $CTXTOOL_SERVE_TOKEN")
     server = build_server(tools or registry(), defaults or Defaults(), serialize=False)
-    security = None
-    if host in LOOPBACK:
-        security = TransportSecuritySettings(
-            enable_dns_rebinding_protection=True,
-            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
-        )
-    manager = StreamableHTTPSessionManager(
-        app=server, json_response=True, stateless=True, security_settings=security
-    )
-    return McpApp(manager, token)
+    # the Host / Origin / Content-Type checks are ctxtool's own (ctxtool.server.guard), as for the
+    # JSON API: the SDK's copy of them stays off
+    manager = StreamableHTTPSessionManager(app=server, json_response=True, stateless=True)
+    hosts = None if checked_by_host else AllowedHosts(host, allowed_hosts)
+    return McpApp(manager, None if checked_by_host else token, hosts)
 
 
 def serve_http(app: McpApp, host: str, port: int) -> None:

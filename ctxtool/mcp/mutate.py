@@ -140,5 +140,6 @@ TOOLS = [
         mutate_set,
         read_only=False,
         writes=("path",),
+        reads=("snapshot",),
     )
 ]

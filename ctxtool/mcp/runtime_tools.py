@@ -20,6 +20,7 @@ from ctxtool.mcp.tools import DSN, SET_PATH, Defaults, Tool, ToolError, dsn_of, 
 # (tests/test_mcp_agents.py keeps the two equal)
 ASK_ACTIONS = ("runsql", "showsql", "explainsql", "narrate", "showprompt")
 
+READS = ("context", "set")  # the file arguments of the runtime tools (see ctxtool.mcp.tools.prepare_paths)
 MAX_OPEN = 8  # services kept open; the least recently used is closed beyond this
 _NO_SET = "<no set>"  # describe_schema of a database alone
 
@@ -50,6 +51,7 @@ class Services:
         store: str | None,
         conversation_store: str | None,
         model: dict[str, Any] | None = None,
+        max_question: int | None = None,
     ) -> Any:
         from ctxtool.llm.settings import stderr_sink
         from ctxtool.runtime import Runtime
@@ -69,6 +71,7 @@ class Services:
                     store=store,
                     model_settings=model,
                     model_log=stderr_sink,
+                    max_question=max_question,
                 )
                 service = Service(runtime, conversation_store=conversation_store)
                 while len(self._open) >= MAX_OPEN:
@@ -118,6 +121,7 @@ def _service(
         defaults.store,
         CONVERSATION_STORE["ref"],
         defaults.model,
+        defaults.max_question_chars,
     )
 
 
@@ -262,6 +266,7 @@ def tools(preconfigured: bool = False) -> list[Tool]:
                 ("question",),
             ),
             ask,
+            reads=READS,
         ),
         Tool(
             "query_data",
@@ -271,6 +276,7 @@ def tools(preconfigured: bool = False) -> list[Tool]:
                 ("question",),
             ),
             query_data,
+            reads=READS,
         ),
         Tool(
             "list_templates",
@@ -302,6 +308,7 @@ def tools(preconfigured: bool = False) -> list[Tool]:
                 }
             ),
             list_templates,
+            reads=READS,
         ),
         Tool(
             "describe_schema",
@@ -310,5 +317,6 @@ def tools(preconfigured: bool = False) -> list[Tool]:
             schema(w),
             describe_schema,
             bulky=("tables",),
+            reads=READS,
         ),
     ]

@@ -18,10 +18,14 @@ import stat
 import sys
 from typing import Any
 
+from ctxtool.errors import InputError
+from ctxtool.limits import MAX_JSON_BYTES, RejectedMessage, loads_request
 from ctxtool.mcp import handshake
 from ctxtool.mcp.tools import Defaults, Tool
 
-_PARSE_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: not JSON"}}\n'
+PARSE_ERROR = -32700  # JSON-RPC: not JSON (or not JSON the server reads)
+INVALID_REQUEST = -32600
+MAX_LINE = MAX_JSON_BYTES + 2  # a message of the largest size and its line end (CR LF)
 _RESPONSE = re.compile(r'\{"jsonrpc":"2\.0","id":([^,]+),"(?:result|error)"')  # the SDK's field order
 
 
@@ -47,10 +51,14 @@ class _Pending:
 
 
 class _LineReader:
-    """Lines of stdin; a line that is not JSON gets a parse error response here (the SDK drops it)."""
+    """Lines of stdin; a line the server refuses gets its error response here (the SDK would drop a
+    line that is not JSON, die on one nested 3,000 deep, and never answer one holding a lone
+    surrogate): at most :data:`~ctxtool.limits.MAX_JSON_BYTES` of UTF-8 JSON, nested at most
+    :data:`~ctxtool.limits.MAX_JSON_DEPTH` deep (:func:`ctxtool.limits.loads_request`)."""
 
-    def __init__(self, fd: int, pending: _Pending, writer: _LineWriter, first: bytes = b"") -> None:
-        self.first = first  # a line read before the server started: the first one served
+    def __init__(self, fd: int, pending: _Pending, writer: _LineWriter, first: bytes | None = b"") -> None:
+        # a line read before the server started, the first one served (None: it was over the limit)
+        self.first = first
         mode = os.fstat(fd).st_mode
         self.kind = (
             "pipe" if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) else "tty" if os.isatty(fd) else "file"
@@ -63,36 +71,58 @@ class _LineReader:
     def __aiter__(self) -> _LineReader:
         return self
 
-    async def _readline(self) -> bytes:
-        if self.first:
+    async def _readline(self) -> bytes | None:
+        """The next line (b"" at end of input), or None for a line over the size limit (skipped)."""
+        if self.first != b"":
             line, self.first = self.first, b""
             return line
         if self.kind == "file":
-            return self.file.readline()
+            return _bounded_readline(self.file)
         if self.kind == "tty":
             from anyio import to_thread
 
-            return await to_thread.run_sync(self.file.readline)
-        if self.reader is None:
-            import asyncio
+            return await to_thread.run_sync(_bounded_readline, self.file)
+        import asyncio
 
+        if self.reader is None:
             loop = asyncio.get_running_loop()
-            self.reader = asyncio.StreamReader(limit=1 << 26, loop=loop)
+            self.reader = asyncio.StreamReader(limit=MAX_LINE, loop=loop)
             await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(self.reader), self.file)
-        return await self.reader.readline()
+        try:
+            return await self.reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as exc:  # end of input
+            return exc.partial
+        except asyncio.LimitOverrunError as exc:
+            await self.reader.readexactly(exc.consumed)  # what is buffered of the line ...
+            while True:  # ... and the rest of it
+                try:
+                    await self.reader.readuntil(b"\n")
+                    return None
+                except asyncio.IncompleteReadError:
+                    return None
+                except asyncio.LimitOverrunError as more:
+                    await self.reader.readexactly(more.consumed)
 
     async def __anext__(self) -> str:
         while True:
             line = await self._readline()
+            if line is None:
+                self.writer.send(_error(None, PARSE_ERROR, f"the message is over {MAX_JSON_BYTES:,} bytes"))
+                continue
             if not line:
                 await self.pending.drained()
                 raise StopAsyncIteration
             if not line.strip():
                 continue
             try:
-                message = json.loads(line)
-            except ValueError:
-                self.writer.send(_PARSE_ERROR)
+                message = loads_request(line, what="the message")
+            except RejectedMessage as exc:
+                request = exc.data if isinstance(exc.data, dict) else {}
+                if "id" in request or not request:  # a notification gets no answer, even an error
+                    self.writer.send(_error(request.get("id"), INVALID_REQUEST, str(exc)))
+                continue
+            except InputError as exc:
+                self.writer.send(_error(None, PARSE_ERROR, str(exc)))
                 continue
             break
         if isinstance(message, dict) and "method" in message:
@@ -100,11 +130,30 @@ class _LineReader:
                 self.pending.add(1)
             elif message["method"] == "notifications/cancelled":
                 self.pending.add(-1)  # a cancelled request gets no response
-        return line.decode("utf-8", errors="replace")
+        return line.decode("utf-8")
+
+
+def _bounded_readline(file: Any) -> bytes | None:
+    """``file.readline()`` of at most :data:`MAX_LINE` bytes; None (and the rest of the line read
+    past) for a longer line."""
+    line = file.readline(MAX_LINE)
+    if len(line) < MAX_LINE or line.endswith(b"\n"):
+        return line
+    while True:
+        rest = file.readline(MAX_LINE)
+        if not rest or rest.endswith(b"\n"):
+            return None
+
+
+def _error(request_id: Any, code: int, message: str) -> str:
+    """A JSON-RPC error response line (ASCII: whatever the message quotes, it can be written)."""
+    return (
+        json.dumps({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}) + "\n"
+    )
 
 
 def _write_all(fd: int, text: str) -> None:
-    data = memoryview(text.encode("utf-8"))
+    data = memoryview(text.encode("utf-8", "backslashreplace"))  # a lone surrogate: as its escape
     while data:
         data = data[os.write(fd, data) :]
 
@@ -163,7 +212,7 @@ def serve_stdio(
     before importing the SDK (false: the SDK answers it, as the test of the early answer needs)."""
     first, answered = b"", None
     if answer_early:
-        first = handshake.read_line(0)
+        first = handshake.read_line(0, MAX_LINE)
         answered = handshake.reply(
             first, instructions=server_options.get("instructions", handshake.INSTRUCTIONS)
         )

@@ -89,10 +89,12 @@ class Defaults:
     store: str | None = None
     secrets: list[str] = field(default_factory=list)  # passwords to scrub from every output
     service: Any = None  # a Service the runtime tools answer from (``ctxtool serve --mcp``)
+    root: str | None = None  # the workspace the file tools stay in (None: the working directory)
     model: dict[str, Any] = field(default_factory=dict)  # `ctxtool mcp`'s model flags (ctxtool.llm.settings)
     # a longer result goes to a file (fit_result): the Gemini CLI keeps only the first 8,000 and the
     # last 32,000 characters of a tool result over 40,000
     max_result_chars: int = 30_000
+    max_question_chars: int | None = None  # `ctxtool mcp --max-question-chars` (None: env, else 2,000)
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,11 @@ class Tool:
     read_only: bool = True  # false when the tool may write a file or the database
     bulky: tuple[str, ...] = ()  # result keys dropped first when the result is too long (fit_result)
     writes: tuple[str, ...] = ()  # arguments naming files the tool writes (their folders are made)
+    reads: tuple[str, ...] = ()  # arguments naming files, folders or globs the tool reads
+    writes_if: tuple[
+        tuple[str, str], ...
+    ] = ()  # (path argument, flag argument): written when the flag is set
+    writes_kind: str = "context set"  # what a file it writes over must already be ("snapshot")
 
     def spec(self) -> dict[str, Any]:
         """The ``tools/list`` entry."""
@@ -132,7 +139,7 @@ DSN = {
 SET_PATH = {
     "type": "string",
     "description": "Path of a context-set JSON file (templates, facets, value_searches), relative to the "
-    "server's working directory or absolute.",
+    "server's workspace (its working directory); paths outside it are refused.",
 }
 SNAPSHOT = {
     "type": "string",
@@ -261,18 +268,99 @@ def fit_result(tool: Tool, result: Any, limit: int) -> Any:
     return out
 
 
-def prepare_outputs(tool: Tool, args: dict[str, Any]) -> None:
-    """Make the folders of the files a call writes ("context/x.snapshot.json" in a fresh project),
-    as the agent's workflow expects; a path that names a directory, or a folder that cannot be
-    made, is a one-line error naming the argument."""
-    for name in tool.writes:
-        path = args.get(name)
+CONTEXT_SET_KEYS = frozenset({"$schema", "templates", "facets", "value_searches", "fragments"})
+
+
+def workspace_root(defaults: Defaults) -> str:
+    """The folder every file a tool reads or writes must be in: ``ctxtool mcp --root DIR``, else the
+    directory the server runs in (symbolic links resolved)."""
+    return os.path.realpath(defaults.root or os.getcwd())
+
+
+def _looks_like_file(name: str, value: str) -> bool:
+    """``set`` names a published set unless it looks like a file (as :func:`ctxtool.store.load_set`
+    reads it); ``workload`` is a source name unless it looks like a file."""
+    if name == "set":
+        return value.endswith(".json") or "/" in value or os.sep in value or os.path.isfile(value)
+    if name == "workload":
+        return value not in ("pg_stat_statements", "performance_schema")
+    return True
+
+
+def _inside(tool: Tool, name: str, value: str, root: str) -> str:
+    """``value`` when it names something under ``root`` (relative paths are relative to it), else a
+    :class:`ToolError`; relative to the working directory when that is not the root."""
+    joined = value if os.path.isabs(value) else os.path.join(root, value)
+    resolved = os.path.realpath(joined)  # ".." and symbolic links resolved
+    if resolved != root and not resolved.startswith(root.rstrip(os.sep) + os.sep):
+        raise ToolError(
+            f"{tool.name}: {name} {value!r} is outside the workspace {root}: name a path under it "
+            "(start the server with --root DIR to work in another folder)"
+        )
+    if os.path.isabs(value) or os.path.realpath(os.getcwd()) != root:
+        return os.path.normpath(joined)
+    return value
+
+
+def _kind_of(data: Any) -> str:
+    if isinstance(data, dict) and set(data) <= CONTEXT_SET_KEYS:
+        return "context set"
+    if isinstance(data, dict) and {"snapshot_version", "schemas"} <= set(data):
+        return "snapshot"
+    return "other"
+
+
+def _check_overwrite(tool: Tool, name: str, path: str) -> None:
+    """A file the call would write over must be what the tool writes (a context set, a snapshot):
+    anything else (another JSON file, a file that is not JSON) is left alone with a one-line error."""
+    if not os.path.isfile(path):
+        return
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise ToolError(f"{tool.name}: cannot read {name} {path!r}: {exc.strerror}") from None
+    if not raw.strip():
+        return  # an empty file loses nothing
+    try:
+        kind = _kind_of(json.loads(raw))
+    except (ValueError, RecursionError):
+        kind = "not JSON"
+    if kind != tool.writes_kind:
+        what = (
+            "a file that is not JSON"
+            if kind == "not JSON"
+            else f"a JSON file that is not a {tool.writes_kind}"
+        )
+        raise ToolError(
+            f"{tool.name}: {name} {path!r} is {what}; it is left as it is: name a new file or a {tool.writes_kind}"
+        )
+
+
+def prepare_paths(tool: Tool, args: dict[str, Any], defaults: Defaults) -> dict[str, Any]:
+    """The one check of the files a call names: every path it reads or writes must be under the
+    workspace root (absolute paths and ``..`` leading out of it are refused), a file it writes over
+    must be a file of its kind, and the folders of the files it writes are made ("context/x.json" in a
+    fresh project, as the agent's workflow expects). Returns the arguments with the checked paths; a
+    refused path is a one-line :class:`ToolError` naming the argument."""
+    root = workspace_root(defaults)
+    out = dict(args)
+    writes = list(tool.writes) + [path for path, flag in tool.writes_if if args.get(flag)]
+    for name in dict.fromkeys([*tool.reads, *writes]):
+        value = args.get(name)
+        if isinstance(value, list):
+            out[name] = [_inside(tool, name, v, root) if isinstance(v, str) and v else v for v in value]
+        elif isinstance(value, str) and value and _looks_like_file(name, value):
+            out[name] = _inside(tool, name, value, root)
+    for name in writes:
+        path = out.get(name)
         if not isinstance(path, str) or not path:
             continue
         if path.endswith(("/", os.sep)) or os.path.isdir(path):
             raise ToolError(
                 f"{tool.name}: {name} {path!r} is a folder: name a file in it, e.g. {path.rstrip('/')}/set.json"
             )
+        _check_overwrite(tool, name, path)
         folder = os.path.dirname(path)
         if folder:
             try:
@@ -281,6 +369,7 @@ def prepare_outputs(tool: Tool, args: dict[str, Any]) -> None:
                 raise ToolError(
                     f"{tool.name}: cannot make the folder of {name} {path!r}: {exc.strerror}"
                 ) from None
+    return out
 
 
 def call_json(registry: dict[str, Tool], name: str, arguments: Any, defaults: Defaults) -> str:
@@ -291,7 +380,7 @@ def call_json(registry: dict[str, Tool], name: str, arguments: Any, defaults: De
     args = _check(tool, arguments)
     scrub = redactor(defaults, args)
     try:
-        prepare_outputs(tool, args)
+        args = prepare_paths(tool, args, defaults)
         result = tool.func(defaults=defaults, **args)
     except ToolError as exc:
         raise ToolError(scrub(in_tool_terms(tool, str(exc)))) from None

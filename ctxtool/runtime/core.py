@@ -16,6 +16,7 @@ from typing import Any
 from ctxtool.contextset import ContextSet, normalize_legacy
 from ctxtool.dialects import normalize, positional_style
 from ctxtool.errors import CtxtoolError, InputError
+from ctxtool.limits import checked_question, max_question_chars
 from ctxtool.runtime import pipeline
 from ctxtool.runtime.answer import ACTIONS, Answer
 from ctxtool.runtime.decide.confidence import confidence_mode
@@ -78,8 +79,11 @@ class Runtime:
         max_link_distance: float = 0.35,
         matcher: str | None = None,
         confidence: str | None = None,
+        max_question: int | None = None,
     ) -> None:
         self.data, set_dialect, self.ref = _load(contextset, store)
+        # the longest question read (default $CTXTOOL_MAX_QUESTION_CHARS, else 2,000 characters)
+        self.max_question_chars = max_question_chars(max_question)
         # the profile option ``conversation: true``: questions asked without a context are answered by
         # a session memory (anything with ``ask(question, action)``: the conversation runner
         # ``ctxtool.conversations.attach_session_memory`` composes over this runtime; see ask())
@@ -277,9 +281,7 @@ class Runtime:
         """
         if action not in ACTIONS:
             raise InputError(f"unknown action {action!r}: use one of {', '.join(ACTIONS)}")
-        if not isinstance(question, str) or not question.strip():
-            raise InputError("the question is empty; ask something")
-        question = question.strip()
+        question = checked_question(question, self.max_question_chars)
         if self.session is not None and context is None:
             # the session memory resolves follow-ups and calls back with a context
             return self.session.ask(question, action)

@@ -15,22 +15,23 @@ session), and the event loop stays free: a 2-second query holds one thread, neve
 
 from __future__ import annotations
 
-import hmac
 import json
 import socket
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from ctxtool.conversations.model import ConversationNotFound
 from ctxtool.errors import CtxtoolError, DatabaseError
+from ctxtool.limits import MAX_JSON_BYTES, TooLarge, loads_request
+from ctxtool.server.guard import AllowedHosts, Guard, bearer_matches, json_error
 from ctxtool.server.openapi import document
 from ctxtool.server.service import Service
 
-MAX_BODY = 1 << 20
+MAX_BODY = MAX_JSON_BYTES
 DEFAULT_THREADS = 10
 PUBLIC_PATHS = frozenset({"/", "/health", "/ready", "/openapi.json"})  # no token needed
 DRAIN_TIMEOUT = 30.0  # seconds in-flight requests get to finish on SIGTERM / shutdown
@@ -39,7 +40,8 @@ Mount = Any  # an ASGI application, or a callable (Service) -> ASGI application
 
 
 def _json_bytes(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
+    # a lone surrogate (from a database value, a message quoting the request) goes out as its escape
+    return json.dumps(data, ensure_ascii=False, default=str).encode("utf-8", "backslashreplace")
 
 
 def _response(status: int, data: Any) -> Any:
@@ -57,13 +59,15 @@ class _BearerToken:
 
     def __init__(self, app: Any, token: str) -> None:
         self.app = app
-        self.expected = f"Bearer {token}".encode()
+        self.token = token
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] == "http" and (scope.get("path", "").rstrip("/") or "/") not in PUBLIC_PATHS:
-            got = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(got, self.expected):
-                await _error(401, "missing or wrong bearer token")(scope, receive, send)
+            got = dict(scope.get("headers") or []).get(b"authorization")
+            if not bearer_matches(got, self.token):
+                await json_error(401, "missing or wrong bearer token", [(b"www-authenticate", b"Bearer")])(
+                    scope, receive, send
+                )
                 return
         await self.app(scope, receive, send)
 
@@ -80,8 +84,11 @@ def create_app(
     mounts: Mapping[str, Mount] | None = None,
     threads: int | None = None,
     on_close: Callable[[], None] | None = None,
+    hosts: AllowedHosts | None = None,
 ) -> Any:
-    """The ASGI application of ``service`` (``on_close`` runs when the server has stopped)."""
+    """The ASGI application of ``service`` (``on_close`` runs when the server has stopped) behind
+    the request checks of :class:`ctxtool.server.guard.Guard`: ``hosts`` are the names ``Host`` may
+    carry (default: the loopback names)."""
     import anyio
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -109,21 +116,22 @@ def create_app(
     async def body(request: Request) -> Any:
         length = request.headers.get("content-length")
         if length and length.isdigit() and int(length) > MAX_BODY:
-            raise CtxtoolError(f"request body over {MAX_BODY} bytes")
-        raw = b""
+            raise TooLarge(f"the body is {int(length):,} bytes; at most {MAX_BODY:,} are read")
+        chunks: list[bytes] = []
+        size = 0
         async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise CtxtoolError(f"request body over {MAX_BODY} bytes")
-        try:
-            return json.loads(raw or b"{}")
-        except ValueError as exc:
-            raise CtxtoolError(f"the body is not JSON: {exc}") from None
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise TooLarge(f"the body is over {MAX_BODY:,} bytes; at most {MAX_BODY:,} are read")
+        return loads_request(b"".join(chunks) or b"{}", max_bytes=MAX_BODY)
 
     def post(method: Callable[..., Any]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Any:
             try:
                 data = await body(request)
+            except TooLarge as exc:
+                return _error(413, str(exc))
             except CtxtoolError as exc:
                 return _error(400, str(exc))
             client_ip = request.client.host if request.client else None
@@ -132,7 +140,8 @@ def create_app(
         return endpoint
 
     async def health(request: Request) -> Any:
-        return _response(200, service.health())
+        # its own thread (not one of the request threads): a busy server still says it is alive
+        return _response(200, await anyio.to_thread.run_sync(service.health))
 
     async def ready(request: Request) -> Any:
         ok, detail = await blocking(service.ready)
@@ -190,7 +199,9 @@ def create_app(
     app.router.redirect_slashes = False
     if mounted:
         app = _MountRoots(app, [p.rstrip("/") for p in mounted])
-    return _BearerToken(app, token) if token else app
+    if token:
+        app = _BearerToken(app, token)
+    return Guard(app, hosts if hosts is not None else AllowedHosts("127.0.0.1"))
 
 
 class _MountRoots:
@@ -316,9 +327,11 @@ def make_server(
     token: str | None = None,
     quiet: bool = False,
     mounts: Mapping[str, Mount] | None = None,
+    allowed_hosts: Iterable[str] = (),
 ) -> AppServer:
     """A bound, not yet serving, HTTP server (port 0 picks a free port: see ``server.server_address``)."""
-    return AppServer(create_app(service, token=token, mounts=mounts), host, port, quiet=quiet)
+    app = create_app(service, token=token, mounts=mounts, hosts=AllowedHosts(host, allowed_hosts))
+    return AppServer(app, host, port, quiet=quiet)
 
 
 def serve_http(

@@ -40,7 +40,11 @@ HEALTH = {
         "templates": {"type": "integer"},
         "facets": {"type": "integer"},
         "value_searches": {"type": "integer"},
-        "database": {"type": "boolean"},
+        "database": {
+            "type": "boolean",
+            "description": "Whether the database answered SELECT 1 within a second, just now",
+        },
+        "database_error": {"type": "string", "description": "Why the database did not answer"},
         "pid": {"type": "integer", "description": "The worker process that answered"},
         "follow": {"type": "object", "description": "With --set NAME: the last look at the set store"},
         "pool": {"type": "object", "description": "Database sessions: size, open, idle"},
@@ -167,6 +171,17 @@ def document() -> dict[str, Any]:
             },
         },
     }
+    refused = {  # what a question request is refused for (ctxtool.limits, ctxtool.server.guard)
+        "400": _json(
+            ERROR,
+            "Bad request: not JSON, nested deeper than 64 levels, not UTF-8, "
+            "a question over the maximum length (2,000 characters by default)",
+        ),
+        "403": _json(ERROR, "A browser's cross-origin request (a foreign Origin)"),
+        "413": _json(ERROR, "The body is over 1 MiB"),
+        "415": _json(ERROR, "The body is not sent as application/json"),
+        "421": _json(ERROR, "The Host header names no address this server answers for"),
+    }
     return {
         "openapi": "3.1.0",
         "info": {
@@ -202,7 +217,7 @@ def document() -> dict[str, Any]:
                     "requestBody": {"required": True, "content": {"application/json": {"schema": ask_body}}},
                     "responses": {
                         "200": _json({"$ref": "#/components/schemas/Answer"}, "The answer; see its status"),
-                        "400": _json(ERROR, "Bad request"),
+                        **refused,
                         "401": _json(ERROR, "Missing or wrong bearer token"),
                         "404": _json(ERROR, "No conversation with that conversation_id"),
                         "503": _json(ERROR, "The database does not answer (or no session is free)"),
@@ -232,7 +247,7 @@ def document() -> dict[str, Any]:
                     },
                     "responses": {
                         "200": _json({"$ref": "#/components/schemas/Answer"}),
-                        "400": _json(ERROR, "Bad request"),
+                        **refused,
                         "404": _json(ERROR, "No conversation with that conversation_id"),
                         "503": _json(ERROR, "The database does not answer (or no session is free)"),
                     },

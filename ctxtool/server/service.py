@@ -26,11 +26,13 @@ from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from ctxtool.errors import DatabaseError, InputError
+from ctxtool.limits import checked_question
 from ctxtool.runtime import ACTIONS, AskContext, Runtime
 
 CLIENT_IDENTIFIER = "ctxtool serve"
 MAX_SESSIONS = 1000  # the least recently used session memories are dropped beyond this
 READY_TIMEOUT = 2.0  # seconds each readiness check may take
+HEALTH_TIMEOUT = 1.0  # seconds /health waits for the database's answer
 
 
 class _Runner:
@@ -90,7 +92,21 @@ class Service:
             else self._one_session
         )
 
+    def _ping(self, rt: Runtime, timeout: float) -> None:
+        """Raise unless the database answers ``SELECT 1`` within about ``timeout`` seconds."""
+        connector = rt.connector
+        if connector is None:
+            raise DatabaseError("no database is configured")
+        ping = getattr(connector, "ping", None)
+        if callable(ping):
+            ping(timeout)
+            return
+        with self._turns(rt):
+            connector.query("SELECT 1")
+
     def health(self) -> dict[str, Any]:
+        """Liveness (always answers) and what is served; ``database``: whether the database answered
+        ``SELECT 1`` within :data:`HEALTH_TIMEOUT` seconds just now (``database_error`` says why not)."""
         rt, version = self._served
         out = {
             "status": "ok",
@@ -101,11 +117,16 @@ class Service:
             "templates": len(rt.templates),
             "facets": len(rt.facets),
             "value_searches": len(rt.linker.value_searches),
-            "database": rt.connector is not None,
+            "database": False,
             "session_memory": bool(getattr(rt, "conversation", False)),
             "pid": os.getpid(),
             "uptime_s": round(time.time() - self.started, 1),
         }
+        try:  # a cheap query, a short timeout: what the server says about its database is true
+            self._ping(rt, HEALTH_TIMEOUT)
+            out["database"] = True
+        except Exception as exc:  # noqa: BLE001 - health reports the failure, never raises
+            out["database_error"] = _first_line(exc)
         if self.follower is not None:
             out["follow"] = self.follower.status()
         stats = getattr(rt.connector, "stats", None)
@@ -125,18 +146,11 @@ class Service:
                 probe()
                 checks[name] = {"ok": True}
             except Exception as exc:  # noqa: BLE001 - readiness reports every failure, never raises
-                text = str(exc).strip().splitlines()
-                checks[name] = {"ok": False, "error": text[0] if text else type(exc).__name__}
+                checks[name] = {"ok": False, "error": _first_line(exc)}
             checks[name]["ms"] = round((time.perf_counter() - t) * 1000, 1)
 
         if rt.connector is not None:
-            connector = rt.connector
-            ping = getattr(connector, "ping", None)
-            if callable(ping):
-                check("database", lambda: ping(READY_TIMEOUT))
-            else:
-                with self._turns(rt):
-                    check("database", lambda: connector.query("SELECT 1"))
+            check("database", lambda: self._ping(rt, READY_TIMEOUT))
 
         def conversation_store() -> None:
             with self._leased_store(True) as store:
@@ -155,6 +169,8 @@ class Service:
         question = body.get("question")
         if not isinstance(question, str) or not question.strip():
             raise InputError("'question' must be a non-empty string")
+        rt = self.runtime  # this request's version, whatever a reload does meanwhile
+        question = checked_question(question, getattr(rt, "max_question_chars", None))
         action = body.get("action", "runsql")
         if action not in ACTIONS:
             raise InputError(f"'action' must be one of {', '.join(ACTIONS)}")
@@ -173,7 +189,6 @@ class Service:
         settings = body.get("model_settings")
         if settings is not None and not isinstance(settings, dict):
             raise InputError("'model_settings' must be an object (temperature, max_tokens, ..., messages)")
-        rt = self.runtime  # this request's version, whatever a reload does meanwhile
         with self._turns(rt), requested(settings):
             if conversation_id or session:
                 ans = self._ask_in_conversation(rt, question, action, conversation_id, session, client_ip)
@@ -331,6 +346,11 @@ class Service:
         rt = self.runtime
         with self._turns(rt):
             return rt.describe_schema()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
 
 
 def _optional_text(body: dict[str, Any], key: str) -> str | None:

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import import_module
 from typing import Any
 
@@ -49,6 +49,9 @@ class ServeConfig:
     quiet: bool = False
     # extra ASGI applications: path -> "module:function", the function taking the Service (e.g. MCP)
     mounts: dict[str, str] = field(default_factory=dict)
+    # the address the server binds and the other names ``Host`` may carry (ctxtool.server.guard)
+    host: str = "127.0.0.1"
+    allowed_hosts: list[str] = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -176,6 +179,7 @@ def create_worker_app(config: ServeConfig) -> tuple[Any, Service]:
     """One worker's ASGI application and its service (closed with its pool when the worker stops)."""
     import gc
 
+    from ctxtool.server.guard import AllowedHosts
     from ctxtool.server.http import create_app
 
     service = build_service(config)
@@ -187,6 +191,7 @@ def create_worker_app(config: ServeConfig) -> tuple[Any, Service]:
         mounts=mount_apps(config.mounts),
         threads=config.pool_size,
         on_close=lambda: close_service(service),
+        hosts=AllowedHosts(config.host, config.allowed_hosts),
     )
     return app, service
 
@@ -214,6 +219,7 @@ def run(
 
     if workers < 1:
         raise InputError("--workers must be at least 1")
+    config = replace(config, host=host)
     sock = bind_socket(host, port, per_worker=workers > 1)
     try:
         if workers == 1:
