@@ -135,7 +135,27 @@ def parse_json(text: str, path: str = "<string>") -> JsonDoc:
         raise JsonSyntaxError(path, exc.lineno, exc.colno, exc.msg) from None
     except RecursionError:
         raise JsonSyntaxError(path, 1, 1, "nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python reads (sys.get_int_max_str_digits)
+        line, column, digits = _long_integer(text)
+        raise JsonSyntaxError(
+            path,
+            line,
+            column,
+            f"an integer of {digits:,} digits (more than {sys.get_int_max_str_digits():,}); write it as a string",
+        ) from None
     return JsonDoc(path=path, text=text, data=data)
+
+
+def _long_integer(text: str) -> tuple[int, int, int]:
+    """Line, column and length of the first integer longer than Python reads, outside strings."""
+    limit = sys.get_int_max_str_digits()
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        digits = len(tok.lstrip("-").split(".")[0].split("e")[0].split("E")[0])
+        if tok[:1] in "-0123456789" and digits > limit:
+            line = text.count("\n", 0, m.start()) + 1
+            return line, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1, digits
+    return 1, 1, limit + 1
 
 
 def load_json(path: str) -> JsonDoc:
