@@ -80,6 +80,18 @@ def test_an_integer_of_4301_digits(big_int_set, tmp_path, data_home):
     assert done.returncode == 0 and b"district" in done.stdout
 
 
+def test_a_lone_surrogate_in_a_file(tmp_path):
+    path = tmp_path / "surrogate.json"
+    path.write_text(
+        SET.read_text().replace('"templates": [', '"templates": [\n{"nl_query": "a\\udfffb"},', 1)
+    )
+    done = ctxtool("validate", str(path))
+    assert done.returncode == EXIT_FINDINGS and b"Traceback" not in done.stderr
+    assert b"surrogate.json:3:16: error CTX001 invalid JSON: \\udfff is half of a UTF-16 pair" in done.stdout
+    done = ctxtool("ask", FAST_QUESTION, "--context", str(path), "--action", "showsql", "--no-llm")
+    assert done.returncode == EXIT_USAGE and "\\udfff is half of a UTF-16 pair" in one_line(done)
+
+
 def test_a_question_that_is_not_utf8(tmp_path, financial_dsn, data_home):
     lines = b"How many clients live in the district \xffKladno?\n" + FAST_QUESTION.encode() + b"\n"
     done = ctxtool("chat", "--context", str(SET), "--dsn", financial_dsn, "--no-llm", "--action", "showsql",
