@@ -12,6 +12,7 @@ EXIT_FINDINGS = 1  # findings, failed checks, `--check` would change a file
 EXIT_USAGE = 2  # bad usage, unreadable or unparsable input
 EXIT_DATABASE = 3  # cannot connect, authentication failed, server error
 EXIT_REFUSED = 4  # the read-only gate refused a statement (not one read-only query; see ctxtool.gate)
+EXIT_STORE = 5  # a store ctxtool keeps (published sets) is damaged or is not one of ctxtool's
 EXIT_INTERRUPTED = 130  # Ctrl-C
 
 
@@ -36,3 +37,10 @@ class DatabaseError(CtxtoolError):
     """The database could not be reached or refused a statement."""
 
     exit_code = EXIT_DATABASE
+
+
+class StoreDamaged(CtxtoolError):
+    """A store ctxtool keeps (a SQLite file of published sets) is damaged (truncated, overwritten,
+    another program's tables): nothing was changed in it; the user restores it or moves it away."""
+
+    exit_code = EXIT_STORE

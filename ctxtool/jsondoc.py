@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ctxtool.errors import InputError
+from ctxtool.limits import has_lone_surrogate
 
 _TOKEN = re.compile(
     r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null|\S',
@@ -135,7 +136,46 @@ def parse_json(text: str, path: str = "<string>") -> JsonDoc:
         raise JsonSyntaxError(path, exc.lineno, exc.colno, exc.msg) from None
     except RecursionError:
         raise JsonSyntaxError(path, 1, 1, "nested too deeply") from None
+    except ValueError:  # an integer of more digits than Python reads (sys.get_int_max_str_digits)
+        line, column, digits = _long_integer(text)
+        raise JsonSyntaxError(
+            path,
+            line,
+            column,
+            f"an integer of {digits:,} digits (more than {sys.get_int_max_str_digits():,}); write it as a string",
+        ) from None
+    if _SURROGATE_ESCAPES.search(text) and has_lone_surrogate(data):  # escapes of surrogates: rare
+        line, column, escape = _lone_surrogate(text)
+        raise JsonSyntaxError(
+            path, line, column, f"{escape} is half of a UTF-16 pair with no other half: not text; remove it"
+        )
     return JsonDoc(path=path, text=text, data=data)
+
+
+_SURROGATE_ESCAPES = re.compile(
+    r"\\u[dD]([89abAB])[0-9a-fA-F]{2}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _lone_surrogate(text: str) -> tuple[int, int, str]:
+    """Line, column and text of the first escape of half a surrogate pair (a pair is one character)."""
+    for m in _SURROGATE_ESCAPES.finditer(text):
+        if len(m.group()) == 6:  # a high half alone, or a low half
+            line = text.count("\n", 0, m.start()) + 1
+            return line, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1, m.group()
+    return 1, 1, "\\ud800"
+
+
+def _long_integer(text: str) -> tuple[int, int, int]:
+    """Line, column and length of the first integer longer than Python reads, outside strings."""
+    limit = sys.get_int_max_str_digits()
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        digits = len(tok.lstrip("-").split(".")[0].split("e")[0].split("E")[0])
+        if tok[:1] in "-0123456789" and digits > limit:
+            line = text.count("\n", 0, m.start()) + 1
+            return line, m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1, digits
+    return 1, 1, limit + 1
 
 
 def load_json(path: str) -> JsonDoc:

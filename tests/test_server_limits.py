@@ -139,6 +139,10 @@ def test_mcp_stdio_answers_every_bad_line_and_goes_on(financial_dsn):
         assert "4,300 digits" in mcp.answer()["error"]["message"]
         mcp.send(b'{"jsonrpc":"2.0","id":10,"method":"ping","pad":"' + b"p" * (2 << 20) + b'"}')
         assert "over 1,048,576 bytes" in mcp.answer()["error"]["message"]
+        for line, request_id in ((b'{"id": 11, "method": "ping"}', 11), (b"[]", None), (b"null", None)):
+            mcp.send(line)  # JSON, but not JSON-RPC 2.0: the SDK dropped these without a word
+            reply = mcp.answer()
+            assert reply["id"] == request_id and reply["error"]["code"] == -32600, reply
         reply = mcp.call("ask", {"question": LONG})
         assert reply["result"]["isError"] and "at most 2,000" in reply["result"]["content"][0]["text"]
         answer = mcp.call("ask", {"question": FAST_QUESTION})["result"]

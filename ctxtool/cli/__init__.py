@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from ctxtool import __version__
+from ctxtool import __version__, interrupts
 from ctxtool.errors import EXIT_INTERRUPTED, CtxtoolError
 
 # command name -> module under ctxtool.cli (listed in the order `--help` shows them)
@@ -60,13 +60,15 @@ class LazyGroup(click.Group):
         return importlib.import_module(f"ctxtool.cli.{module}").command
 
     def invoke(self, ctx: click.Context):  # noqa: D401 - click API
+        interrupts.reset()
         try:
             return super().invoke(ctx)
         except CtxtoolError as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
-            click.echo("interrupted: nothing was half-written; run the command again to finish", err=True)
+            # what was committed before Ctrl-C, or that nothing was (no write is ever half-done)
+            click.echo(interrupts.interrupted_message(), err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except BrokenPipeError:
             sys.stderr.close()
@@ -77,7 +79,8 @@ class LazyGroup(click.Group):
     cls=LazyGroup,
     context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     epilog="Exit codes: 0 success, 1 findings or failed checks, 2 usage error or unreadable input, "
-    "3 database error, 130 interrupted.",
+    "3 database error, 4 refused by the read-only gate, 5 a set store that is damaged, "
+    "130 interrupted (it says what was stored).",
 )
 @click.version_option(__version__, prog_name="ctxtool")
 def cli() -> None:

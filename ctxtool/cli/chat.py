@@ -94,6 +94,9 @@ def command(
             except KeyboardInterrupt:
                 click.echo("", err=True)
                 continue
+            except UnicodeDecodeError as exc:  # the terminal's bytes
+                click.echo(f"error: {_not_utf8(exc)}", err=True)
+                continue
             if line is None:
                 break
             line = line.strip()
@@ -118,8 +121,20 @@ def command(
 
 
 def _read_line(stream) -> str | None:
-    line = stream.readline()
-    return None if line == "" else line
+    """The next line of piped input (None at its end); its bytes are decoded here, strictly, so a
+    line that is not UTF-8 is an error of its own and the next line is read."""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        line = stream.readline()
+        return None if line == "" else line
+    data = raw.readline()
+    if not data:
+        return None
+    return data.decode("utf-8")
+
+
+def _not_utf8(exc: UnicodeDecodeError) -> str:
+    return f"the line is not UTF-8 text (byte {exc.start + 1}); check the terminal's or the file's encoding"
 
 
 def _slash(line: str, runner, store, session_key: str, action: str, last, fmt: str):

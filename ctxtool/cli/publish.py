@@ -25,7 +25,9 @@ from ctxtool import console
 def command(
     file: str, name: str, store: str | None, dialect: str | None, note: str | None, who: str | None, fmt: str
 ) -> None:
-    """Validate FILE and publish it as the next version of NAME (exit 1 when validation finds errors)."""
+    """Validate FILE and publish it as the next version of NAME (exit 1 when validation finds errors).
+    Publishing the content the latest version already holds stores nothing and says which version
+    that is, so a rerun never makes a duplicate."""
     from ctxtool.store import PublishRejected, publish
 
     try:
@@ -38,6 +40,11 @@ def command(
             )
         raise
     if fmt == "json":
-        click.echo(json.dumps(version.summary(), indent=2))
+        click.echo(json.dumps({**version.summary(), "already_published": version.existing}, indent=2))
+    elif version.existing:
+        click.echo(
+            f"already published as version {version.version} ({version.ref}, {version.content_hash[:19]}, "
+            f"by {version.created_by}): the same content; nothing new was stored"
+        )
     else:
         click.echo(f"published {version.ref} ({version.content_hash[:19]}, by {version.created_by})")

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
+from ctxtool import interrupts
 from ctxtool.conversations.model import (
     DEFAULT_CONVERSATION_LENGTH,
     DEFAULT_RETENTION_DAYS,
@@ -416,6 +417,7 @@ class ConversationStore(ABC):
         turn.prompt_id = int(row[0])
         turn.conversation_id = conversation_id
         turn.created = turn.modified = now
+        interrupts.completed(f"stored prompt {turn.prompt_id} in conversation {conversation_id}")
         return turn
 
     @abstractmethod

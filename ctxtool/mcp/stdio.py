@@ -67,6 +67,10 @@ class _LineReader:
         self.pending = pending
         self.writer = writer
         self.reader: Any = None
+        import mcp_types
+
+        # the SDK's own model of a message: what it would drop without a word is answered here
+        self.messages = mcp_types.jsonrpc_message_adapter
 
     def __aiter__(self) -> _LineReader:
         return self
@@ -118,11 +122,16 @@ class _LineReader:
                 message = loads_request(line, what="the message")
             except RejectedMessage as exc:
                 request = exc.data if isinstance(exc.data, dict) else {}
-                if "id" in request or not request:  # a notification gets no answer, even an error
-                    self.writer.send(_error(request.get("id"), INVALID_REQUEST, str(exc)))
+                if "id" in request or "method" not in request:  # a notification gets no answer
+                    self.writer.send(_error(_request_id(request), INVALID_REQUEST, str(exc)))
                 continue
             except InputError as exc:
                 self.writer.send(_error(None, PARSE_ERROR, str(exc)))
+                continue
+            try:
+                self.messages.validate_python(message, by_name=False)
+            except ValueError:  # pydantic's ValidationError: JSON, but no JSON-RPC 2.0 message
+                self.writer.send(_error(_request_id(message), INVALID_REQUEST, _NOT_A_MESSAGE))
                 continue
             break
         if isinstance(message, dict) and "method" in message:
@@ -143,6 +152,17 @@ def _bounded_readline(file: Any) -> bytes | None:
         rest = file.readline(MAX_LINE)
         if not rest or rest.endswith(b"\n"):
             return None
+
+
+_NOT_A_MESSAGE = (
+    'not a JSON-RPC 2.0 message: send an object {"jsonrpc": "2.0", "id": ..., "method": ..., "params": {...}}'
+)
+
+
+def _request_id(message: Any) -> Any:
+    """The id to answer a message that is not a valid request with (null when it has none)."""
+    value = message.get("id") if isinstance(message, dict) else None
+    return value if isinstance(value, (str, int)) and not isinstance(value, bool) else None
 
 
 def _error(request_id: Any, code: int, message: str) -> str:

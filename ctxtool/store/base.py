@@ -8,16 +8,21 @@ advisory lock), so two concurrent publishes never get the same number.
 
 from __future__ import annotations
 
+import functools
 import getpass
 import hashlib
 import json
 import os
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, TypeVar
 
-from ctxtool.errors import InputError
+from ctxtool import interrupts
+from ctxtool.errors import InputError, StoreDamaged
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 # Versioned migrations: (version, statements). Applied in order, each recorded in ctx_store_migrations.
 MIGRATIONS: list[tuple[int, list[str]]] = [
@@ -61,6 +66,7 @@ class SetVersion:
     note: str | None = None
     source: str | None = None
     data: dict[str, Any] | None = field(default=None, repr=False)
+    existing: bool = False  # publish found this version already holding the same content
 
     @property
     def ref(self) -> str:
@@ -115,11 +121,46 @@ def check_name(name: str) -> str:
     return name
 
 
+def _reading_damage(method: _F) -> _F:
+    """Errors of a damaged store (see :meth:`Store._damage`) become one :class:`StoreDamaged` line."""
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except StoreDamaged:
+            raise
+        except Exception as exc:
+            damage = self._damage(exc)
+            if damage is None:
+                raise
+            raise damage from None
+
+    return wrapper  # type: ignore[return-value]
+
+
 class Store(ABC):
     """Published sets in a database ctxtool owns."""
 
     placeholder = "?"
     location: str = ""
+
+    def _damage(self, exc: Exception) -> StoreDamaged | None:
+        """The error to raise for ``exc`` when it says the store itself is damaged, else None
+        (the backends say which of their driver's errors mean that)."""
+        if isinstance(exc, UnicodeDecodeError):  # text columns holding bytes that are not text
+            return self._damaged("a text column holds bytes that are not text")
+        return None
+
+    def _damaged(self, what: str) -> StoreDamaged:
+        # the driver's message may quote the damaged bytes: one printable line of it
+        what = " ".join(what.split("with text")[0].split())  # SQLite quotes undecodable text
+        what = "".join(c if " " <= c <= "~" else "?" for c in what)
+        what = what if len(what) <= 100 else what[:100] + "..."
+        return StoreDamaged(
+            f"{self.location}: the set store is damaged ({what}); nothing was changed in it: restore it "
+            "from a backup, or move it away and publish the sets again"
+        )
 
     @abstractmethod
     def _connect(self) -> Any: ...
@@ -151,6 +192,7 @@ class Store(ABC):
         cur.execute("SELECT version FROM ctx_store_migrations")
         return {int(r[0]) for r in cur.fetchall()}
 
+    @_reading_damage
     def migrate(self) -> list[int]:
         """Apply the migrations not yet applied; return their numbers."""
         conn = self._connect()
@@ -184,6 +226,7 @@ class Store(ABC):
         return None
 
     # -- versions -------------------------------------------------------------------------------
+    @_reading_damage
     def publish(
         self,
         data: dict[str, Any],
@@ -194,7 +237,9 @@ class Store(ABC):
         note: str | None = None,
         source: str | None = None,
     ) -> SetVersion:
-        """Store ``data`` as the next version of ``name`` and return it."""
+        """Store ``data`` as the next version of ``name`` and return it; when the latest version
+        already holds the same content (the same content hash: a rerun), return that version with
+        ``existing`` set and store nothing."""
         check_name(name)
         # stored in the author's key order; the hash is of the canonical form
         text = json.dumps(data, ensure_ascii=False)
@@ -210,9 +255,19 @@ class Store(ABC):
             if cur.fetchone() is None:
                 cur.execute(self._sql("INSERT INTO ctx_sets (name, created_at) VALUES (?, ?)"), (name, now))
             cur.execute(
-                self._sql("SELECT COALESCE(MAX(version), 0) FROM ctx_set_versions WHERE name = ?"), (name,)
+                self._sql(
+                    f"SELECT {self._COLUMNS} FROM ctx_set_versions WHERE name = ? ORDER BY version DESC LIMIT 1"
+                ),
+                (name,),
             )
-            version = int(cur.fetchone()[0]) + 1
+            latest = cur.fetchone()
+            if latest is not None and latest[2] == digest:  # the same content: a rerun, not a new version
+                conn.rollback()
+                same = self._row(latest)
+                same.data, same.existing = data, True
+                interrupts.completed(f"{same.ref} holds this content (already published)")
+                return same
+            version = (int(latest[1]) if latest is not None else 0) + 1
             cur.execute(
                 self._sql(
                     "INSERT INTO ctx_set_versions (name, version, content_hash, content, created_at, created_by,"
@@ -224,6 +279,7 @@ class Store(ABC):
         except BaseException:
             conn.rollback()
             raise
+        interrupts.completed(f"published {name}@{version}")
         return SetVersion(name, version, digest, now, who, dialect, note, source, data)
 
     _COLUMNS = "name, version, content_hash, created_at, created_by, dialect, note, source"
@@ -232,9 +288,15 @@ class Store(ABC):
         v = SetVersion(*row[:8])
         v.version = int(v.version)
         if content is not None:
-            v.data = json.loads(content)
+            try:
+                v.data = json.loads(content)
+            except (ValueError, RecursionError, TypeError):
+                v.data = None
+            if not isinstance(v.data, dict):
+                raise self._damaged(f"the content of {v.ref} is not a context set")
         return v
 
+    @_reading_damage
     def names(self) -> list[SetVersion]:
         """The latest version of every set, by name."""
         cur = self._connect().cursor()
@@ -246,6 +308,7 @@ class Store(ABC):
         self._end_read()
         return rows
 
+    @_reading_damage
     def versions(self, name: str) -> list[SetVersion]:
         """Every version of ``name``, oldest first."""
         cur = self._connect().cursor()
@@ -259,6 +322,7 @@ class Store(ABC):
             raise self._unknown(name)
         return rows
 
+    @_reading_damage
     def head(self, name: str) -> SetVersion:
         """The latest version of ``name`` without its content: one indexed row, cheap enough for a
         server to poll (a publish or a rollback changes its number)."""
@@ -275,6 +339,7 @@ class Store(ABC):
             raise self._unknown(name)
         return self._row(row)
 
+    @_reading_damage
     def get(self, name: str, version: int | None = None) -> SetVersion:
         """A version of ``name`` with its content (the latest when ``version`` is None)."""
         cur = self._connect().cursor()

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from ctxtool.errors import InputError
+from ctxtool.errors import DatabaseError, InputError, StoreDamaged
 from ctxtool.store.base import Store
 
 
@@ -30,6 +30,17 @@ class SqliteStore(Store):
                 raise InputError(f"{self.path}: cannot open the set store ({exc}); check the path") from None
             self._conn.execute("PRAGMA foreign_keys = ON")
         return self._conn
+
+    def _damage(self, exc: Exception) -> StoreDamaged | None:
+        """SQLite's errors that say the file is not a sound store of ours: not a database, a
+        malformed image, missing tables or columns. A locked database is not damage (busy)."""
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise DatabaseError(
+                f"{self.path}: the set store is busy (another process holds it); try again"
+            ) from None
+        if isinstance(exc, sqlite3.DatabaseError):
+            return self._damaged(str(exc))
+        return super()._damage(exc)
 
     def _begin(self, conn: Any) -> None:
         conn.execute("BEGIN IMMEDIATE")
