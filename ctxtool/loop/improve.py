@@ -460,37 +460,42 @@ def apply_proposals(
 ) -> GapReport:
     """Add the proposals that pass their checks to the set file ``path``: value searches and facets
     first (through :func:`ctxtool.setedit.edit_set`, validated against the database), then the
-    templates (through :func:`ctxtool.loop.promote.promote`). Each proposal's status says what
+    templates, together (through :func:`ctxtool.loop.promote.promote_many`: one validation, one
+    runtime). Each proposal's status says what
     happened and, when rejected, the one-line reason."""
-    from ctxtool.loop.promote import promote
+    from ctxtool.loop.promote import promote_many
     from ctxtool.setedit import edit_set
 
     dialect = dialect or connector.dialect
-    order = sorted(range(len(report.proposals)), key=lambda i: report.proposals[i].kind != "value_searches")
-    for i in order:
-        p = report.proposals[i]
-        if progress:
-            progress(f"{p.kind}: {_item_label(p)}")
+    templates = []
+    for p in report.proposals:
         if p.item is None:
             p.status, p.message = "not applicable", "a runtime check to look at; nothing to add"
+        elif p.kind == "templates":
+            templates.append(p)
             continue
-        if p.kind == "templates":
-            res = promote(path, p.item["nl_query"], p.item["sql"], connector, dialect=dialect)
-            p.status, p.message = ("added", "") if res.ok else ("rejected", res.message)
-            continue
-        try:
-            res = edit_set(
-                path, [{"op": "add", "kind": p.kind, "item": p.item}], dialect=dialect, connector=connector
-            )
-        except CtxtoolError as exc:
-            p.status, p.message = "rejected", str(exc)
-            continue
-        if res.written:
-            p.status = "added"
         else:
+            if progress:
+                progress(f"{p.kind}: {_item_label(p)}")
+            try:
+                op = [{"op": "add", "kind": p.kind, "item": p.item}]
+                res = edit_set(path, op, dialect=dialect, connector=connector)
+            except CtxtoolError as exc:
+                p.status, p.message = "rejected", str(exc)
+                continue
             f = res.blocking[0] if res.blocking else None
-            p.status = "rejected"
-            p.message = f"validate: {f.code} {f.message}" if f else "; ".join(res.notes) or "not written"
+            p.status = "added" if res.written else "rejected"
+            p.message = (
+                "" if res.written else f"validate: {f.code} {f.message}" if f else "; ".join(res.notes)
+            )
+    if templates:
+        if progress:
+            progress(f"templates: promoting {len(templates)}")
+        done = promote_many(
+            path, [(p.item["nl_query"], p.item["sql"]) for p in templates], connector, dialect=dialect
+        )
+        for p, r in zip(templates, done, strict=True):
+            p.status, p.message = ("added", "") if r.ok else ("rejected", r.message)
     return report
 
 

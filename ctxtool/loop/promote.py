@@ -37,7 +37,7 @@ from ctxtool.gate import GateRefused
 from ctxtool.readonly import run_read_only
 from ctxtool.setedit import EditResult, edit_set
 
-__all__ = ["CHECKS", "Promotion", "promote", "promote_feedback"]
+__all__ = ["CHECKS", "Promotion", "promote", "promote_feedback", "promote_many"]
 
 CHECKS = ("read-only", "runs", "duplicate", "parameterize", "value-search", "validate", "answers")
 
@@ -113,7 +113,7 @@ def _duplicate(data: dict[str, Any], question: str, sql: str, dialect: str) -> t
 
 
 def _value_checks(
-    data: dict[str, Any], params: Sequence[Any], connector: Any, dialect: str
+    data: dict[str, Any], params: Sequence[Any], connector: Any, tested: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], str | None]:
     """Run each value search that covers a slot of the template with the slot's value; the search
     must return the value at distance 0, and pass ``test-values``' runs and shape checks."""
@@ -128,14 +128,14 @@ def _value_checks(
     }
     out: list[dict[str, Any]] = []
     tester = ValueTester(connector, samples=10)
-    cs = contextset.loads(dumps_json(data), "<promote>")
-    tested: dict[str, Any] = {}
+    cs = None
     for p in params:
         found = searches.get(p.type)
         if found is None:
             continue
         i, vs = found
         if p.type not in tested:
+            cs = cs or contextset.loads(dumps_json(data), "<promote>")
             item = next(it for it in cs.items("value_searches") if it.index == i)
             tested[p.type] = tester.test_search(cs, item)
         res = tested[p.type]
@@ -168,18 +168,14 @@ def _value_checks(
     return out, None
 
 
-def _answers(data: dict[str, Any], question: str, gold: Any, connector: Any, dialect: str) -> str | None:
-    """None when the runtime, on ``data``, answers ``question`` with the rows of ``gold``."""
-    from ctxtool.runtime import Runtime
+def _answers(rt: Any, question: str, gold: Any) -> str | None:
+    """None when the runtime ``rt`` answers ``question`` with the rows of ``gold``."""
     from ctxtool.runtime.evaluate import results_match
 
-    rt = Runtime(data, connector=connector, dialect=dialect, use_llm=False)
     try:
         ans = rt.ask(question, action="runsql")
     except CtxtoolError as exc:
         return f"asked again, the question failed: {exc}"
-    finally:
-        rt.close()
     if ans.status != "answered" or not ans.executed:
         return (
             f"asked again, the set does not answer it ({ans.status}): another template is closer; "
@@ -192,6 +188,137 @@ def _answers(data: dict[str, Any], question: str, gold: Any, connector: Any, dia
             "the question or fix the other template"
         )
     return None
+
+
+def _precheck(
+    data: dict[str, Any], question: str, sql: str, connector: Any, dialect: str, tested: dict[str, Any]
+) -> tuple[Promotion, Any]:
+    """The checks of one answer before the file is touched: read-only, runs, duplicate,
+    parameterize, value-search. (the promotion, the SQL's rows)."""
+    from ctxtool.parameterize import parameterize_item
+
+    out = Promotion(question, sql)
+    try:
+        gold = run_read_only(connector, sql, dialect=dialect)
+    except GateRefused as exc:
+        return out.fail("read-only", f"{exc}; only one SELECT can become a template"), None
+    except DatabaseError as exc:
+        return out.fail("runs", f"the database rejected the SQL ({exc}); correct it and promote again"), None
+    except CtxtoolError as exc:
+        return out.fail("read-only", f"{exc}; only one SELECT can become a template"), None
+    if not gold.rows:
+        out.notes.append("the SQL returns no rows on the database now")
+    dup, wording = _duplicate(data, question, sql, dialect)
+    if dup:
+        return out.fail("duplicate", dup), None
+    if wording:
+        out.notes.append(wording)
+    item = parameterize_item(
+        {"nl_query": question, "sql": sql}, "templates", dialect, None, data.get("value_searches") or []
+    )
+    if item.problems:
+        return out.fail(
+            "parameterize", f"{item.problems[0]}; write the question with each value the SQL filters on"
+        ), None
+    out.template = dict(item)
+    out.notes += [f"kept literal: {lit}" for lit in item.derived.literals]
+    checks, problem = _value_checks(data, item.derived.params, connector, tested)
+    out.value_checks = checks
+    if problem:
+        return out.fail("value-search", problem), None
+    searched = {c["slot"] for c in checks}
+    for p in item.derived.params:
+        if p.placeholder not in searched and not _NUMBERISH.match(str(p.value)):
+            out.notes.append(
+                f"no value search covers {p.placeholder} ({p.value!r}): only that value as written links"
+            )
+    return out, gold
+
+
+def _under(pointer: str, item: str) -> bool:
+    return pointer == item or pointer.startswith(item + "/")
+
+
+def _read_set(path: str) -> dict[str, Any]:
+    from ctxtool.contextset import normalize_legacy
+    from ctxtool.jsondoc import load_json
+
+    if not os.path.exists(path):
+        return {}
+    raw = load_json(path).data
+    return normalize_legacy(raw)[0] if isinstance(raw, dict) else {}
+
+
+def promote_many(
+    path: str,
+    answers: Sequence[tuple[str, str]],
+    connector: Any,
+    *,
+    dialect: str | None = None,
+    dry_run: bool = False,
+    check_answer: bool = True,
+) -> list[Promotion]:
+    """:func:`promote` for several (question, SQL) pairs at once: each is checked on its own, the
+    file is validated once with all that passed (those with an error finding dropped), one runtime
+    asks every question again, and the survivors are added in one write."""
+    from ctxtool.runtime import Runtime
+
+    dialect = dialect or connector.dialect
+    data = _read_set(path)
+    tested: dict[str, Any] = {}
+    results: list[Promotion] = []
+    golds: dict[int, Any] = {}
+    for question, sql in answers:
+        out, gold = _precheck(data, " ".join(question.split()), sql, connector, dialect, tested)
+        if out.check is None and any(
+            r.check is None and _norm(r.question) == _norm(out.question) for r in results
+        ):
+            out.fail("duplicate", "the same question is promoted twice in this batch; once is enough")
+        if out.check is None:
+            golds[len(results)] = gold
+        results.append(out)
+    while golds:
+        order = list(golds)
+        ops = [{"op": "add", "kind": "templates", "item": results[k].template} for k in order]
+        trial = edit_set(path, ops, dialect=dialect, connector=connector, dry_run=True)
+        at = {k: trial.changed[n][1] for n, k in enumerate(order)}
+        found = {k: [f for f in trial.blocking if _under(f.pointer, f"/templates/{at[k]}")] for k in order}
+        bad = {k for k, fs in found.items() if fs}
+        for k in bad:
+            f = found[k][0]
+            results[k].fail(
+                "validate", f"{f.code} {f.message}; correct the SQL or the question and promote again"
+            )
+            del golds[k]
+        if bad:
+            continue
+        if check_answer:
+            rt = Runtime(trial.data, connector=connector, dialect=dialect, use_llm=False)
+            try:
+                wrong = {k: why for k in order if (why := _answers(rt, results[k].question, golds[k]))}
+            finally:
+                rt.close()
+            for k, why in wrong.items():
+                results[k].fail("answers", why)
+                del golds[k]
+            if wrong:
+                continue
+        for k in order:
+            r = results[k]
+            r.ok, r.index, r.template, r.edit = True, at[k], trial.data["templates"][at[k]], trial
+            r.message = "all checks passed (dry run: nothing written)"
+        if dry_run:
+            break
+        done = edit_set(path, ops, dialect=dialect, connector=connector)
+        for k in order:
+            r = results[k]
+            r.edit, r.written = done, done.written
+            if done.written:
+                r.message = f"added template {at[k]} to {path}"
+            else:
+                r.fail("validate", "; ".join(done.notes) or "the file was not written")
+        break
+    return results
 
 
 def promote(
@@ -210,79 +337,13 @@ def promote(
     """Add ``question`` with ``sql`` (its ``params`` written in as literals) as a template of the set
     file ``path`` when every check of :data:`CHECKS` passes; publish the file as the next version of
     ``publish_as`` in ``store`` when given. ``connector`` is an open connector to the set's database."""
-    from ctxtool.contextset import normalize_legacy
     from ctxtool.conversations.feedback import concrete_sql
-    from ctxtool.jsondoc import load_json
-    from ctxtool.parameterize import parameterize_item
 
     dialect = dialect or connector.dialect
     sql = concrete_sql(sql, list(params), dialect) if params else sql
-    question = " ".join(question.split())
-    out = Promotion(question, sql)
-    try:
-        gold = run_read_only(connector, sql, dialect=dialect)
-    except GateRefused as exc:
-        return out.fail("read-only", f"{exc}; only one SELECT can become a template")
-    except DatabaseError as exc:
-        return out.fail("runs", f"the database rejected the SQL ({exc}); correct it and promote again")
-    except CtxtoolError as exc:
-        return out.fail("read-only", f"{exc}; only one SELECT can become a template")
-    if not gold.rows:
-        out.notes.append("the SQL returns no rows on the database now")
-    data: dict[str, Any] = {}
-    if os.path.exists(path):
-        raw = load_json(path).data
-        data = normalize_legacy(raw)[0] if isinstance(raw, dict) else {}
-    dup, wording = _duplicate(data, question, sql, dialect)
-    if dup:
-        return out.fail("duplicate", dup)
-    if wording:
-        out.notes.append(wording)
-    snap = None
-    item = parameterize_item(
-        {"nl_query": question, "sql": sql}, "templates", dialect, snap, data.get("value_searches") or []
-    )
-    if item.problems:
-        return out.fail(
-            "parameterize", f"{item.problems[0]}; write the question with each value the SQL filters on"
-        )
-    out.template = dict(item)
-    params_found = item.derived.params
-    for lit in item.derived.literals:
-        out.notes.append(f"kept literal: {lit}")
-    checks, problem = _value_checks(data, params_found, connector, dialect)
-    out.value_checks = checks
-    if problem:
-        return out.fail("value-search", problem)
-    searched = {c["slot"] for c in checks}
-    for p in params_found:
-        if p.placeholder not in searched and not _NUMBERISH.match(str(p.value)):
-            out.notes.append(
-                f"no value search covers {p.placeholder} ({p.value!r}): only that value as written links"
-            )
-    op = [{"op": "add", "kind": "templates", "item": out.template}]
-    trial = edit_set(path, op, dialect=dialect, connector=connector, dry_run=True)
-    out.edit = trial
-    if trial.blocking:
-        f = trial.blocking[0]
-        return out.fail(
-            "validate", f"{f.code} {f.message}; correct the SQL or the question and promote again"
-        )
-    index = trial.changed[0][1]
-    if check_answer:
-        why = _answers(trial.data, question, gold, connector, dialect)
-        if why:
-            return out.fail("answers", why)
-    out.ok, out.index, out.template = True, index, trial.data["templates"][index]
-    if dry_run:
-        out.message = "all checks passed (dry run: nothing written)"
-        return out
-    done = edit_set(path, op, dialect=dialect, connector=connector)
-    out.edit, out.written = done, done.written
-    if not done.written:
-        return out.fail("validate", "; ".join(done.notes) or "the file was not written")
-    out.message = f"added template {index} to {path}"
-    if publish_as:
+    (out,) = promote_many(path, [(question, sql)], connector, dialect=dialect, dry_run=dry_run,
+                          check_answer=check_answer)  # fmt: skip
+    if out.ok and out.written and publish_as:
         from ctxtool.store import publish
 
         version = publish(path, publish_as, store, dialect=dialect)
