@@ -76,6 +76,26 @@ _CONSTRAINTS_SQL = (
     "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace "
     "WHERE con.conrelid {in_rels} AND con.contype IN ('p', 'u', 'f')"
 )
+# Foreign keys declared on the partitions of a partitioned table (Pagila declares payment's keys on
+# each partition, not on payment): one row per leaf partition, with its keys' columns by name (a
+# partition's attnums may differ from its parent's). A key every leaf declares is the parent's.
+_PARTITION_FKS_SQL = (
+    "WITH RECURSIVE tree(root, relid) AS ("
+    " SELECT i.inhparent, i.inhrelid FROM pg_inherits i WHERE i.inhparent {in_parted}"
+    " UNION ALL SELECT t.root, i.inhrelid FROM tree t JOIN pg_inherits i ON i.inhparent = t.relid) "
+    "SELECT t.root, t.relid, con.conname::text, "
+    "ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, i) "
+    "  JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum ORDER BY k.i), "
+    "fn.nspname::text, fc.relname::text, "
+    "ARRAY(SELECT coalesce((SELECT fa.attname::text FROM pg_attribute fa "
+    "  WHERE fa.attrelid = con.confrelid AND fa.attnum = k.attnum), k.attnum::text) "
+    "  FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, i) ORDER BY k.i), "
+    "con.confdeltype::text, con.confupdtype::text "
+    "FROM tree t JOIN pg_class c ON c.oid = t.relid AND c.relkind IN ('r', 'f') "
+    "LEFT JOIN pg_constraint con ON con.conrelid = t.relid AND con.contype = 'f' "
+    "LEFT JOIN pg_class fc ON fc.oid = con.confrelid "
+    "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace"
+)
 # pg_get_indexdef is slow: it is asked only for expression keys (attnum 0)
 _INDEXES_SQL = (
     "SELECT i.indrelid, ic.relname::text, am.amname::text, i.indisunique, i.indisprimary, "
@@ -109,7 +129,7 @@ def server_info(row: Sequence[Any]) -> tuple[ServerInfo, str]:
 def queries(schemas: Sequence[str] | None, *, with_info: bool) -> list[tuple[str, Any]]:
     """The catalog queries of an introspection of ``schemas`` (default: every user schema), with
     their parameters: [info (when ``with_info``),] relations, schema names, columns, constraints,
-    indexes, operator classes."""
+    indexes, partitions' foreign keys, operator classes."""
     if schemas:
         where = "n.nspname = ANY(%s)"
         params: tuple[Any, ...] = (list(schemas),)
@@ -135,6 +155,7 @@ def queries(schemas: Sequence[str] | None, *, with_info: bool) -> list[tuple[str
         (_COLUMNS_SQL.format(in_rels=in_rels), params),
         (_CONSTRAINTS_SQL.format(in_rels=in_rels), params),
         (_INDEXES_SQL.format(in_rels=in_rels), params),
+        (_PARTITION_FKS_SQL.format(in_parted=in_rels.replace("IN ('r','p','v','m','f')", "= 'p'")), params),
         # operator classes other than the default one of their type (gin_trgm_ops, vector_cosine_ops...)
         ("SELECT oid, opcname::text FROM pg_opclass WHERE NOT opcdefault", None),
     ]
@@ -148,11 +169,12 @@ def tables(
     col_rows: Sequence[Sequence[Any]],
     con_rows: Sequence[Sequence[Any]],
     idx_rows: Sequence[Sequence[Any]],
+    part_fk_rows: Sequence[Sequence[Any]],
     opclass_rows: Sequence[Sequence[Any]],
     step: Callable[[str], None],
 ) -> dict[int, dict[str, Any]]:
     """The snapshot's tables by oid (each with its schema under ``_schema``), from the rows of the
-    relations, columns, constraints, indexes and operator-classes queries."""
+    relations, columns, constraints, indexes, partitions' foreign keys and operator-classes queries."""
     found: dict[int, dict[str, Any]] = {}
     for oid, nsp, name, kind, comment, reltuples in rels:
         found[oid] = {
@@ -251,6 +273,7 @@ def tables(
                     "on_update": _ACTIONS.get(on_update, on_update),
                 }
             )
+    _inherit_partition_keys(found, part_fk_rows)
     step("indexes")
     special = dict(opclass_rows)
     for (
@@ -309,6 +332,49 @@ def raw_snapshot(
         "database": database,
         "schemas": [{"name": name, "tables": ts} for name, ts in by_schema.items()],
     }
+
+
+def _inherit_partition_keys(tables: dict[int, dict[str, Any]], rows: Sequence[Sequence[Any]]) -> None:
+    """Give a partitioned table the foreign keys every one of its leaf partitions declares.
+
+    A key declared on the parent is cloned onto each partition (and is already the parent's); a key
+    declared only on the partitions (Pagila's ``payment``) holds for every row of the parent when all
+    partitions declare it, so joins through it are as sound as through the parent's own keys. A key
+    some partitions lack is not the parent's: rows of the others may not match."""
+    leaves: dict[int, set[int]] = {}
+    keys: dict[int, dict[tuple[Any, ...], tuple[set[int], dict[str, Any]]]] = {}
+    for root, leaf, name, cols, ref_schema, ref_table, ref_cols, on_delete, on_update in rows:
+        leaves.setdefault(root, set()).add(leaf)
+        if name is None:
+            continue
+        signature = (tuple(cols), ref_schema, ref_table, tuple(ref_cols))
+        holders, _ = keys.setdefault(root, {}).setdefault(
+            signature,
+            (
+                set(),
+                {
+                    "name": name,
+                    "columns": list(cols),
+                    "ref_schema": ref_schema,
+                    "ref_table": ref_table,
+                    "ref_columns": list(ref_cols),
+                    "on_delete": _ACTIONS.get(on_delete, on_delete),
+                    "on_update": _ACTIONS.get(on_update, on_update),
+                },
+            ),
+        )
+        holders.add(leaf)
+    for root, by_signature in keys.items():
+        table = tables.get(root)
+        if table is None:
+            continue
+        own = {
+            (tuple(fk["columns"]), fk["ref_schema"], fk["ref_table"], tuple(fk["ref_columns"]))
+            for fk in table["foreign_keys"]
+        }
+        for signature, (holders, fk) in by_signature.items():
+            if signature not in own and holders == leaves[root]:
+                table["foreign_keys"].append(fk)
 
 
 def _array(values: Sequence[str]) -> str:
@@ -383,8 +449,8 @@ class PostgresCatalog:
         step("relations")
         results = self.batch(queries(schemas, with_info=True))
         info, database = server_info(results[0][0])
-        rels, schema_names, col_rows, con_rows, idx_rows, opclass_rows = results[1:]
-        found = tables(rels, col_rows, con_rows, idx_rows, opclass_rows, step)
+        rels, schema_names, col_rows, con_rows, idx_rows, part_fk_rows, opclass_rows = results[1:]
+        found = tables(rels, col_rows, con_rows, idx_rows, part_fk_rows, opclass_rows, step)
         return raw_snapshot(info, database, schema_names, found)
 
     def close(self) -> None:

@@ -397,8 +397,8 @@ class PostgresConnector(Connector):
             self._remember_info(results.pop(0)[0])
         info = self._info
         assert info is not None
-        rels, schema_names, col_rows, con_rows, idx_rows, opclass_rows = results
-        tables = pgcatalog.tables(rels, col_rows, con_rows, idx_rows, opclass_rows, step)
+        rels, schema_names, col_rows, con_rows, idx_rows, part_fk_rows, opclass_rows = results
+        tables = pgcatalog.tables(rels, col_rows, con_rows, idx_rows, part_fk_rows, opclass_rows, step)
         if profile:
             self._profile(tables, step)
         self._finish()
