@@ -74,8 +74,8 @@ def test_a_pooled_session_comes_back_reset(my_db):
     try:
         with pooled.session() as c:
             session_id = c.query("SELECT CONNECTION_ID()").rows[0][0]
-            assert c.query("SELECT GET_LOCK('ctx_issue24', 0)").rows == [(1,)]
-            c.query("SELECT @ctx_left := 42")
+            assert c.run_read_only("SELECT GET_LOCK('ctx_issue24', 0)").rows == [(1,)]
+            c.run_read_only("SELECT @ctx_left := 42")
             raw = c.conn.cursor()  # state left by whatever ran on the session
             raw.execute("SET SESSION TRANSACTION READ WRITE")
             raw.execute("SET SESSION max_statement_time = 0")
@@ -84,9 +84,9 @@ def test_a_pooled_session_comes_back_reset(my_db):
         assert _admin_scalar(name, "SELECT IS_USED_LOCK('ctx_issue24')") is None
         with pooled.session() as c:
             assert c.query("SELECT CONNECTION_ID()").rows == [(session_id,)]  # control: the same session
-            assert c.query("SELECT @ctx_left").rows == [(None,)]
-            assert c.query("SELECT @@session.max_statement_time").rows[0][0] == pytest.approx(2.5)
-            assert c.query("SELECT @@session.tx_read_only").rows == [(1,)]
+            assert c.run_read_only("SELECT @ctx_left").rows == [(None,)]
+            assert c.run_read_only("SELECT @@session.max_statement_time").rows[0][0] == pytest.approx(2.5)
+            assert c.run_read_only("SELECT @@session.tx_read_only").rows == [(1,)]
             with pytest.raises(DatabaseError, match="doesn't exist"):
                 c.query("SELECT * FROM ctx_left")
             with pytest.raises(DatabaseError, match="READ ONLY transaction"):

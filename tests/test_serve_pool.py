@@ -227,7 +227,7 @@ def _wait_for(url: str, version: int, seconds: float = 10) -> dict:
 
 
 @pytest.mark.postgres
-def test_a_broken_version_is_skipped_and_reported(financial_dsn, tmp_path):
+def test_a_broken_version_is_skipped_and_reported(financial_dsn, tmp_path, data_home):
     from ctxtool.store import open_store, publish
     from tests.rt_support import RUNTIME_SET
 
