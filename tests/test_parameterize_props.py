@@ -18,9 +18,14 @@ words = st.from_regex(r"[A-Z][a-z]{2,7}(?:'[A-Z][a-z]{1,4}| [A-Z][a-z]{2,7})?", 
 
 
 def _sql_string(value: str, dialect: str, double: bool) -> str:
-    if double and dialect in ("mysql", "spanner"):
+    """A string literal as each engine's users write it: quotes doubled on PostgreSQL and MySQL (a
+    backslash escape reads differently under MySQL's NO_BACKSLASH_ESCAPES: the gate refuses it,
+    CTX208), backslash-escaped on Spanner (GoogleSQL has no other way)."""
+    if double and dialect == "spanner":
         return '"' + value.replace('"', '\\"') + '"'
-    if dialect == "postgres":
+    if double and dialect == "mysql":
+        return '"' + value.replace('"', '""') + '"'
+    if dialect in ("postgres", "mysql"):
         return "'" + value.replace("'", "''") + "'"
     return "'" + value.replace("'", "\\'") + "'"
 
