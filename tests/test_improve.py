@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from ctxtool.cli import cli
 from ctxtool.connectors import connect
-from ctxtool.loop.improve import apply_proposals, evaluate_file, gap_report
+from ctxtool.loop.hillclimb import apply_proposals, evaluate_file
+from ctxtool.loop.improve import gap_report
 from tests.mcp_client import REPO
 
 SET = REPO / "samples" / "postgres" / "financial_runtime.json"
@@ -143,3 +144,24 @@ def test_mcp_improve_through_the_registry(financial_dsn, tmp_path):
     assert out["by_cause"] == {"no-template": 1, "missing-facet": 2, "unlinked-value": 1, "unknown-word": 1,
                                "wrong-check": 1}  # fmt: skip
     assert set(out["proposal_status"]) == {"proposed"}  # nothing applied without apply
+
+
+def test_a_generated_variant_names_the_runtime_stage_instead_of_a_template(financial_dsn, tmp_path):
+    """Misspellings and generated paraphrases are not questions people asked: the stage that should
+    have read them is named, and no template of them is proposed; the user's own wording is."""
+    _, data = the_set(tmp_path)
+    pisek = (
+        "SELECT COUNT(*) FROM account AS a JOIN district AS d ON a.district_id = d.district_id "
+        "WHERE d.\"A2\" = 'Pisek'"
+    )
+    questions = [
+        q("typo", "How many acounts are in the district Pisek?", pisek),
+        q("para", "Tally up the accounts sitting in district Pisek", pisek, tags=["paraphrase"]),
+        q("user", "Tally up the accounts sitting in district Pisek", pisek),
+    ]
+    with connect(financial_dsn) as conn:
+        report = gap_report(questions, data, conn)
+    props = {g.id: report.proposals[g.proposal] for g in report.gaps}
+    assert props["typo"].kind == "check" and "'acount' as 'account'" in props["typo"].reason
+    assert props["para"].kind == "check" and "synonym" in props["para"].reason
+    assert props["user"].kind == "templates" and props["user"].item["nl_query"] == questions[2]["nlq"]
