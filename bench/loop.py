@@ -58,7 +58,7 @@ def run_database(src: Any, data: Path, work: Path, seed: int, max_golden: int) -
     from ctxtool.conversations.feedback import record_feedback
     from ctxtool.conversations.sqlitestore import SQLiteStore
     from ctxtool.golden import generate_dataset
-    from ctxtool.loop.improve import hill_climb
+    from ctxtool.loop.hillclimb import hill_climb
     from ctxtool.loop.promote import promote_feedback
 
     if not loaded(src):

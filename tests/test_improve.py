@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from ctxtool.cli import cli
 from ctxtool.connectors import connect
-from ctxtool.loop.improve import apply_proposals, evaluate_file, gap_report
+from ctxtool.loop.hillclimb import apply_proposals, evaluate_file
+from ctxtool.loop.improve import gap_report
 from tests.mcp_client import REPO
 
 SET = REPO / "samples" / "postgres" / "financial_runtime.json"
@@ -104,3 +105,63 @@ def test_cli_reads_an_eval_report(financial_dsn, tmp_path):
     bad.write_text(json.dumps({"questions": [{"id": "x", "nlq": "q", "outcome": "declined"}]}))
     r = CliRunner().invoke(cli, ["improve", str(path), "--report", str(bad), "--dsn", financial_dsn])
     assert r.exit_code == 2 and "--golden" in r.output and "Traceback" not in r.output
+
+
+def golden_file(path, items):
+    path.write_text(json.dumps([{"id": x["id"], "database": "", "nlq": x["nlq"], "golden_sql": x["golden_sql"],
+                                 "tags": x["tags"]} for x in items]))  # fmt: skip
+    return path
+
+
+def test_hill_climb_reports_the_heldout_file_before_and_after_and_never_tunes_on_it(financial_dsn, tmp_path):
+    path, _ = the_set(tmp_path)
+    by_id = {x["id"]: x for x in QUESTIONS}
+    golden = golden_file(tmp_path / "golden.json", [by_id["shape"], by_id["ok"]])
+    held = q("held", "What is the mean amount of the loans?", "SELECT AVG(loan.amount) FROM loan")
+    absent = q("absent", "How many flights left Narnia?", "SELECT COUNT(*) FROM loan")  # no shape, held out
+    heldout = golden_file(tmp_path / "golden.heldout.json", [held, absent])
+    r = CliRunner().invoke(cli, ["improve", str(path), "--golden", str(golden), "--heldout", str(heldout),
+                                 "--dsn", financial_dsn, "--format", "json"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)  # the progress lines go to stderr
+    assert out["golden_before"]["correct"] == 1 and out["golden_after"]["correct"] == 2
+    assert out["heldout_before"]["questions"] == out["heldout_after"]["questions"] == 2
+    nlqs = [t["nl_query"] for t in json.loads(path.read_text())["templates"]]
+    assert "What is the mean loan amount?" in nlqs
+    assert held["nlq"] not in nlqs and absent["nlq"] not in nlqs  # the held-out file proposed nothing
+
+
+def test_mcp_improve_through_the_registry(financial_dsn, tmp_path):
+    from ctxtool.mcp.server import registry
+    from ctxtool.mcp.tools import Defaults, call
+
+    path, _ = the_set(tmp_path)
+    report = tmp_path / "eval.json"
+    report.write_text(json.dumps({"questions": QUESTIONS}))
+    out = call(
+        registry(), "improve", {"path": str(path), "report": str(report), "dsn": financial_dsn}, Defaults()
+    )
+    assert out["by_cause"] == {"no-template": 1, "missing-facet": 2, "unlinked-value": 1, "unknown-word": 1,
+                               "wrong-check": 1}  # fmt: skip
+    assert set(out["proposal_status"]) == {"proposed"}  # nothing applied without apply
+
+
+def test_a_generated_variant_names_the_runtime_stage_instead_of_a_template(financial_dsn, tmp_path):
+    """Misspellings and generated paraphrases are not questions people asked: the stage that should
+    have read them is named, and no template of them is proposed; the user's own wording is."""
+    _, data = the_set(tmp_path)
+    pisek = (
+        "SELECT COUNT(*) FROM account AS a JOIN district AS d ON a.district_id = d.district_id "
+        "WHERE d.\"A2\" = 'Pisek'"
+    )
+    questions = [
+        q("typo", "How many acounts are in the district Pisek?", pisek),
+        q("para", "Tally up the accounts sitting in district Pisek", pisek, tags=["paraphrase"]),
+        q("user", "Tally up the accounts sitting in district Pisek", pisek),
+    ]
+    with connect(financial_dsn) as conn:
+        report = gap_report(questions, data, conn)
+    props = {g.id: report.proposals[g.proposal] for g in report.gaps}
+    assert props["typo"].kind == "check" and "'acount' as 'account'" in props["typo"].reason
+    assert props["para"].kind == "check" and "synonym" in props["para"].reason
+    assert props["user"].kind == "templates" and props["user"].item["nl_query"] == questions[2]["nlq"]

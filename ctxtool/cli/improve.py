@@ -54,7 +54,8 @@ def command(
     held-out accuracy before and after."""
     from ctxtool.connectors import connect
     from ctxtool.errors import InputError
-    from ctxtool.loop.improve import dumps, hill_climb, improve
+    from ctxtool.loop.hillclimb import hill_climb, improve
+    from ctxtool.loop.improve import dumps
 
     if not dsn:
         raise InputError("give the set's database with --dsn DSN (or $CTXTOOL_DSN)")

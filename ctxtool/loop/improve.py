@@ -22,10 +22,8 @@ wrong-check      a wrong answer: a question that must be declined was answered (
                  as a template, so the right one wins)
 ================ ==============================================================================
 
-A proposal is an item ready for ``mutate_set`` / ``promote``; :func:`apply_proposals` adds those
-that pass their checks (templates through ``promote``, facets and value searches through
-:func:`ctxtool.setedit.edit_set`, validated against the database) and marks each added or
-rejected with the one-line reason. The report is read from ``ctxtool eval --report json`` output;
+A proposal is an item ready for ``mutate_set`` / ``promote``;
+:func:`ctxtool.loop.hillclimb.apply_proposals` adds those that pass their checks. The report is read from ``ctxtool eval --report json`` output;
 its golden SQL comes from the report or from the golden file. A held-out golden file is never
 read here: ``improve`` tunes only on what it is given.
 """
@@ -43,15 +41,13 @@ from ctxtool.jsondoc import load_json
 
 __all__ = [
     "CAUSES",
+    "GENERATED_STAGES",
     "Gap",
     "GapReport",
     "Proposal",
-    "apply_proposals",
     "dumps",
-    "evaluate_file",
     "gap_report",
-    "hill_climb",
-    "improve",
+    "item_label",
     "read_eval_report",
 ]
 
@@ -69,6 +65,49 @@ NEGATIVE_CHECKS = {
     "chat": "the out-of-scope check: a question no database answers is declined",
     "out-of-scope": "the out-of-scope check: a request the database cannot answer is declined",
 }
+
+# A generated variant (``ctxtool dataset generate``'s tags) is not a question a person asked: when
+# the set misses it, the runtime stage that should have read it is named, and it is not proposed as
+# a template (a set of synonyms picked by WordNet, misspellings and asides would fit the generated
+# file and nothing else). A user's question (no such tag) is proposed as a wording.
+GENERATED_STAGES = {
+    "misspelling": "the spelling check should have read the misspelt word",
+    "value-misspelling": "the value search should have linked the misspelt value",
+    "paraphrase": "the matcher should have read the synonym as the template's word",
+    "reorder": "the matcher should have read the moved phrase",
+    "question-form": "the matcher should have read the other question form",
+    "terse": "the matcher should have read the terse form",
+    "distraction": "the matcher should have ignored the aside",
+    "value": "the value linking should have bound the other value",
+}
+
+
+def _near(word: str, vocabulary: set[str]) -> str | None:
+    """The word of ``vocabulary`` one edit (or one swap of neighbours) from ``word``: a misspelling;
+    of several, the one sharing the longest beginning (then the first in order)."""
+    if len(word) < 4:
+        return None
+    found = [v for v in vocabulary if abs(len(v) - len(word)) <= 1 and _one_edit(word, v)]
+    if not found:
+        return None
+
+    def shared(v: str) -> int:
+        return next(
+            (i for i, (a, b) in enumerate(zip(v, word, strict=False)) if a != b), min(len(v), len(word))
+        )
+
+    return min(found, key=lambda v: (-shared(v), v))
+
+
+def _one_edit(a: str, b: str) -> bool:
+    if a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                   and a[diff[1]] == b[diff[0]])  # fmt: skip
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
 @dataclass
@@ -138,7 +177,7 @@ class GapReport:
         if self.proposals:
             lines.append(f"\n{len(self.proposals)} proposal(s):")
             for i, p in enumerate(self.proposals):
-                what = _item_label(p)
+                what = item_label(p)
                 status = (
                     f" [{p.status}{': ' + p.message if p.message else ''}]" if p.status != "proposed" else ""
                 )
@@ -146,7 +185,7 @@ class GapReport:
         return "\n".join(lines)
 
 
-def _item_label(p: Proposal) -> str:
+def item_label(p: Proposal) -> str:
     if p.item is None:
         return p.reason
     return str(p.item.get("nl_query") or p.item.get("intent") or p.item.get("concept_type") or "")
@@ -334,6 +373,14 @@ def gap_report(
                 f"answered with other rows ({q.get('sql')!r}): the template that answered should not "
                 "have matched; the golden SQL is proposed as a template so the right one wins"
             )
+            made = sorted(set(tags) & set(GENERATED_STAGES))
+            if made:
+                stage = f"a wrong answer to a generated variant: {GENERATED_STAGES[made[0]]}"
+                gap.proposal = propose(
+                    ("check", stage), lambda s=stage: Proposal("check", "wrong-check", None, s), qid
+                )
+                gaps.append(gap)
+                continue
             gap.proposal = propose(
                 ("templates", nlq.lower()),
                 lambda t=template_item: Proposal(
@@ -404,8 +451,21 @@ def gap_report(
         gap.detail = (
             f"unknown to the set: {', '.join(unknown)}" if unknown else "every word is known"
         ) + f"; the shape is template {index}'s ({t.get('nl_query')!r})"
+        misspelt = {w: near for w in unknown if (near := _near(w, facts.vocabulary))}
+        made = sorted(set(tags) & set(GENERATED_STAGES))
         origin = str(q.get("template") or index)
-        if wordings[origin] < max_wordings:
+        if misspelt:
+            w, near = next(iter(misspelt.items()))
+            stage = f"the spelling check should have read {w!r} as {near!r}"
+            gap.proposal = propose(
+                ("check", "spelling"), lambda s=stage: Proposal("check", "unknown-word", None, s), qid
+            )
+        elif made:
+            stage = GENERATED_STAGES[made[0]]
+            gap.proposal = propose(
+                ("check", stage), lambda s=stage: Proposal("check", "unknown-word", None, s), qid
+            )
+        elif wordings[origin] < max_wordings:
             wordings[origin] += 1
             gap.proposal = propose(
                 ("templates", nlq.lower()),
@@ -447,138 +507,6 @@ def _value_search_proposal(label: str, facts: _SetFacts) -> Proposal | None:
     return Proposal(
         "value_searches", "unlinked-value", recipes[0].value_search(), f"a value search for {label}"
     )
-
-
-# ------------------------------------------------------------------------------------------- apply
-def apply_proposals(
-    path: str,
-    report: GapReport,
-    connector: Any,
-    *,
-    dialect: str | None = None,
-    progress: Callable[[str], None] | None = None,
-) -> GapReport:
-    """Add the proposals that pass their checks to the set file ``path``: value searches and facets
-    first (through :func:`ctxtool.setedit.edit_set`, validated against the database), then the
-    templates, together (through :func:`ctxtool.loop.promote.promote_many`: one validation, one
-    runtime). Each proposal's status says what
-    happened and, when rejected, the one-line reason."""
-    from ctxtool.loop.promote import promote_many
-    from ctxtool.setedit import edit_set
-
-    dialect = dialect or connector.dialect
-    templates = []
-    for p in report.proposals:
-        if p.item is None:
-            p.status, p.message = "not applicable", "a runtime check to look at; nothing to add"
-        elif p.kind == "templates":
-            templates.append(p)
-            continue
-        else:
-            if progress:
-                progress(f"{p.kind}: {_item_label(p)}")
-            try:
-                op = [{"op": "add", "kind": p.kind, "item": p.item}]
-                res = edit_set(path, op, dialect=dialect, connector=connector)
-            except CtxtoolError as exc:
-                p.status, p.message = "rejected", str(exc)
-                continue
-            f = res.blocking[0] if res.blocking else None
-            p.status = "added" if res.written else "rejected"
-            p.message = (
-                "" if res.written else f"validate: {f.code} {f.message}" if f else "; ".join(res.notes)
-            )
-    if templates:
-        if progress:
-            progress(f"templates: promoting {len(templates)}")
-        done = promote_many(
-            path, [(p.item["nl_query"], p.item["sql"]) for p in templates], connector, dialect=dialect
-        )
-        for p, r in zip(templates, done, strict=True):
-            p.status, p.message = ("added", "") if r.ok else ("rejected", r.message)
-    return report
-
-
-def _load_set(path: str) -> dict[str, Any]:
-    from ctxtool.contextset import normalize_legacy
-
-    raw = load_json(path).data
-    if not isinstance(raw, dict):
-        raise InputError(f"{path}:1:1: a context set is a JSON object")
-    return normalize_legacy(raw)[0]
-
-
-def evaluate_file(path: str, golden: str, connector: Any, *, progress: Any = None) -> Any:
-    """The :class:`~ctxtool.runtime.evaluate.EvalReport` of the set file ``path`` on ``golden``."""
-    from ctxtool.runtime import Runtime
-    from ctxtool.runtime.evaluate import load_golden, run_eval
-
-    rt = Runtime(_load_set(path), connector=connector, dialect=connector.dialect, use_llm=False)
-    try:
-        return run_eval(rt, load_golden(golden), progress=progress)
-    finally:
-        rt.close()
-
-
-def improve(
-    path: str,
-    connector: Any,
-    *,
-    report: str | None = None,
-    golden: str | None = None,
-    apply: bool = False,
-    dialect: str | None = None,
-    max_wordings: int = 2,
-    progress: Callable[[str], None] | None = None,
-) -> GapReport:
-    """The gap report of the set file ``path``: from the eval report file ``report`` (its golden SQL
-    from the report or ``golden``), else from evaluating the set on ``golden`` first; with ``apply``,
-    the proposals that pass their checks added to the file."""
-    if report:
-        questions = read_eval_report(report, golden)
-    elif golden:
-        questions = evaluate_file(path, golden, connector).to_dict()["questions"]
-    else:
-        raise InputError(
-            "give the eval report (--report FILE) or the golden file to evaluate (--golden FILE)"
-        )
-    gaps = gap_report(questions, _load_set(path), connector, dialect=dialect, max_wordings=max_wordings)
-    if apply:
-        apply_proposals(path, gaps, connector, dialect=dialect, progress=progress)
-    return gaps
-
-
-def hill_climb(
-    path: str,
-    golden: str,
-    connector: Any,
-    *,
-    heldout: str | None = None,
-    rounds: int = 1,
-    max_wordings: int = 2,
-    progress: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """``rounds`` of evaluate on ``golden``, gap report, apply; the held-out file is evaluated before
-    the first round and after the last, and never read otherwise (no proposal comes from it).
-    Returns each round's gap report and the before/after summaries of both files."""
-    out: dict[str, Any] = {"rounds": []}
-    if heldout:
-        out["heldout_before"] = evaluate_file(path, heldout, connector).summary()["overall"]
-    for n in range(rounds):
-        before = evaluate_file(path, golden, connector)
-        if n == 0:
-            out["golden_before"] = before.summary()["overall"]
-        gaps = gap_report(
-            before.to_dict()["questions"], _load_set(path), connector, max_wordings=max_wordings
-        )
-        apply_proposals(path, gaps, connector, progress=progress)
-        out["rounds"].append(gaps.to_dict())
-        if not any(p.status == "added" for p in gaps.proposals):
-            break
-    out["golden_after"] = evaluate_file(path, golden, connector).summary()["overall"]
-    if heldout:
-        out["heldout_after"] = evaluate_file(path, heldout, connector).summary()["overall"]
-    return out
 
 
 def dumps(report: GapReport) -> str:

@@ -8,7 +8,8 @@ check      what it asks
 ========== =================================================================================
 read-only  the SQL passes the read-only gate (:func:`ctxtool.readonly.run_read_only`)
 runs       the database runs it (read-only session, statement timeout, row cap)
-duplicate  the set has no template with this question (one of the same SQL shape is another wording)
+duplicate  the set has no template with this question, nor with its parameterized question and SQL
+           (one of the same SQL shape and other words is another wording)
 parameterize  the question and the SQL give a template whose values are parameters
            (:mod:`ctxtool.parameterize`)
 value-search  each value of a slot a value search covers is found by that search at distance 0
@@ -110,6 +111,23 @@ def _duplicate(data: dict[str, Any], question: str, sql: str, dialect: str) -> t
         ):
             note = f"another wording of template {i} ({t.get('nl_query')!r}), which has this SQL shape"
     return None, note
+
+
+def _same_parameterized(data: dict[str, Any], template: dict[str, Any]) -> int | None:
+    """The index of a template with the same parameterized question and SQL, if any."""
+
+    def key(t: Any) -> tuple[str, str] | None:
+        par = t.get("parameterized") if isinstance(t, dict) else None
+        if not isinstance(par, dict):
+            return None
+        return _norm(par.get("parameterized_intent", "")), " ".join(
+            str(par.get("parameterized_sql", "")).split()
+        )
+
+    mine = key(template)
+    if mine is None:
+        return None
+    return next((i for i, t in enumerate(data.get("templates") or []) if key(t) == mine), None)
 
 
 def _value_checks(
@@ -221,6 +239,13 @@ def _precheck(
             "parameterize", f"{item.problems[0]}; write the question with each value the SQL filters on"
         ), None
     out.template = dict(item)
+    same = _same_parameterized(data, out.template)
+    if same is not None:
+        return out.fail(
+            "duplicate",
+            f"template {same} is this question with other values (the same parameterized question and "
+            "SQL): the runtime binds the values, nothing to add",
+        ), None
     out.notes += [f"kept literal: {lit}" for lit in item.derived.literals]
     checks, problem = _value_checks(data, item.derived.params, connector, tested)
     out.value_checks = checks

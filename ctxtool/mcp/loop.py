@@ -116,8 +116,8 @@ def improve(
     heldout: str | None = None,
     max_wordings: int = 2,
 ) -> dict[str, Any]:
-    from ctxtool.loop.improve import hill_climb
-    from ctxtool.loop.improve import improve as gap_report
+    from ctxtool.loop.hillclimb import hill_climb
+    from ctxtool.loop.hillclimb import improve as gap_report
     from ctxtool.mcp.connections import CONNECTIONS
 
     with CONNECTIONS.session(dsn_of(dsn, defaults)) as conn:
