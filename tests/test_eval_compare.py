@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -95,9 +96,15 @@ def test_cli_compare_exits_1_on_regressions_and_writes_junit(financial_dsn, smal
 
 
 def test_mcp_eval_compares(financial_dsn, smaller, golden, tmp_path):
+    for name, source in (
+        ("golden.json", golden),
+        ("set.json", REPO / RUNTIME_SET),
+        ("smaller.json", smaller),
+    ):
+        shutil.copy(source, tmp_path / name)  # the MCP file tools stay in their workspace
     with stdio(cwd=tmp_path) as client:
         out = client.ok(
             "eval",
-            {"golden": golden, "context": str(REPO / RUNTIME_SET), "dsn": financial_dsn, "compare": smaller},
+            {"golden": "golden.json", "context": "set.json", "dsn": financial_dsn, "compare": "smaller.json"},
         )
-        assert out["comparison"]["regressed"] and out["summary"]["set"] == smaller
+        assert out["comparison"]["regressed"] and out["summary"]["set"] == "smaller.json"

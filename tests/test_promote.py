@@ -148,8 +148,9 @@ def test_mcp_promote_dry_run_writes_nothing(dsn, set_file):
         d = district_with_loans(conn)
     args = {"path": str(set_file), "question": f"What is the largest loan amount in the district {d}?",
             "sql": LOAN_SQL.format(d=d), "dsn": dsn, "dry_run": True}  # fmt: skip
-    out = call(registry(), "promote", args, Defaults())
+    workspace = Defaults(root=str(set_file.parent))  # the MCP file tools stay in their workspace
+    out = call(registry(), "promote", args, workspace)
     assert out["ok"] and not out["written"] and out["check"] is None
     assert set_file.read_text() == text
-    out = call(registry(), "promote", {**args, "dry_run": False}, Defaults())
+    out = call(registry(), "promote", {**args, "dry_run": False}, workspace)
     assert out["ok"] and out["written"]
