@@ -139,7 +139,10 @@ def test_mcp_improve_through_the_registry(financial_dsn, tmp_path):
     report = tmp_path / "eval.json"
     report.write_text(json.dumps({"questions": QUESTIONS}))
     out = call(
-        registry(), "improve", {"path": str(path), "report": str(report), "dsn": financial_dsn}, Defaults()
+        registry(),
+        "improve",
+        {"path": str(path), "report": str(report), "dsn": financial_dsn},
+        Defaults(root=str(tmp_path)),  # the MCP file tools stay in their workspace
     )
     assert out["by_cause"] == {"no-template": 1, "missing-facet": 2, "unlinked-value": 1, "unknown-word": 1,
                                "wrong-check": 1}  # fmt: skip
