@@ -77,6 +77,26 @@ _CONSTRAINTS_SQL = (
     "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace "
     "WHERE con.conrelid {in_rels} AND con.contype IN ('p', 'u', 'f')"
 )
+# Foreign keys declared on the partitions of a partitioned table (Pagila declares payment's keys on
+# each partition, not on payment): one row per leaf partition, with its keys' columns by name (a
+# partition's attnums may differ from its parent's). A key every leaf declares is the parent's.
+_PARTITION_FKS_SQL = (
+    "WITH RECURSIVE tree(root, relid) AS ("
+    " SELECT i.inhparent, i.inhrelid FROM pg_inherits i WHERE i.inhparent {in_parted}"
+    " UNION ALL SELECT t.root, i.inhrelid FROM tree t JOIN pg_inherits i ON i.inhparent = t.relid) "
+    "SELECT t.root, t.relid, con.conname::text, "
+    "ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY AS k(attnum, i) "
+    "  JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum ORDER BY k.i), "
+    "fn.nspname::text, fc.relname::text, "
+    "ARRAY(SELECT coalesce((SELECT fa.attname::text FROM pg_attribute fa "
+    "  WHERE fa.attrelid = con.confrelid AND fa.attnum = k.attnum), k.attnum::text) "
+    "  FROM unnest(con.confkey) WITH ORDINALITY AS k(attnum, i) ORDER BY k.i), "
+    "con.confdeltype::text, con.confupdtype::text "
+    "FROM tree t JOIN pg_class c ON c.oid = t.relid AND c.relkind IN ('r', 'f') "
+    "LEFT JOIN pg_constraint con ON con.conrelid = t.relid AND con.contype = 'f' "
+    "LEFT JOIN pg_class fc ON fc.oid = con.confrelid "
+    "LEFT JOIN pg_namespace fn ON fn.oid = fc.relnamespace"
+)
 # pg_get_indexdef is slow: it is asked only for expression keys (attnum 0)
 _INDEXES_SQL = (
     "SELECT i.indrelid, ic.relname::text, am.amname::text, i.indisunique, i.indisprimary, "
@@ -398,6 +418,10 @@ class PostgresConnector(Connector):
             (_COLUMNS_SQL.format(in_rels=in_rels), params),
             (_CONSTRAINTS_SQL.format(in_rels=in_rels), params),
             (_INDEXES_SQL.format(in_rels=in_rels), params),
+            (
+                _PARTITION_FKS_SQL.format(in_parted=in_rels.replace("IN ('r','p','v','m','f')", "= 'p'")),
+                params,
+            ),
             # operator classes other than the default one of their type (gin_trgm_ops, vector_cosine_ops...)
             ("SELECT oid, opcname::text FROM pg_opclass WHERE NOT opcdefault", None),
         ]
@@ -408,7 +432,7 @@ class PostgresConnector(Connector):
             self._remember_info(results.pop(0)[0])
         info = self._info
         assert info is not None
-        rels, schema_names, col_rows, con_rows, idx_rows, opclass_rows = results
+        rels, schema_names, col_rows, con_rows, idx_rows, part_fk_rows, opclass_rows = results
         tables: dict[int, dict[str, Any]] = {}
         for oid, nsp, name, kind, comment, reltuples in rels:
             tables[oid] = {
@@ -508,6 +532,7 @@ class PostgresConnector(Connector):
                         "on_update": actions.get(on_update, on_update),
                     }
                 )
+        _inherit_partition_keys(tables, part_fk_rows, actions)
         step("indexes")
         special = dict(opclass_rows)
         for (
@@ -696,6 +721,51 @@ class PostgresConnector(Connector):
             self._finish()
         finally:
             self.conn.close()
+
+
+def _inherit_partition_keys(
+    tables: dict[int, dict[str, Any]], rows: Sequence[tuple[Any, ...]], actions: Mapping[str, str]
+) -> None:
+    """Give a partitioned table the foreign keys every one of its leaf partitions declares.
+
+    A key declared on the parent is cloned onto each partition (and is already the parent's); a key
+    declared only on the partitions (Pagila's ``payment``) holds for every row of the parent when all
+    partitions declare it, so joins through it are as sound as through the parent's own keys. A key
+    some partitions lack is not the parent's: rows of the others may not match."""
+    leaves: dict[int, set[int]] = {}
+    keys: dict[int, dict[tuple[Any, ...], tuple[set[int], dict[str, Any]]]] = {}
+    for root, leaf, name, cols, ref_schema, ref_table, ref_cols, on_delete, on_update in rows:
+        leaves.setdefault(root, set()).add(leaf)
+        if name is None:
+            continue
+        signature = (tuple(cols), ref_schema, ref_table, tuple(ref_cols))
+        holders, _ = keys.setdefault(root, {}).setdefault(
+            signature,
+            (
+                set(),
+                {
+                    "name": name,
+                    "columns": list(cols),
+                    "ref_schema": ref_schema,
+                    "ref_table": ref_table,
+                    "ref_columns": list(ref_cols),
+                    "on_delete": actions.get(on_delete, on_delete),
+                    "on_update": actions.get(on_update, on_update),
+                },
+            ),
+        )
+        holders.add(leaf)
+    for root, by_signature in keys.items():
+        table = tables.get(root)
+        if table is None:
+            continue
+        own = {
+            (tuple(fk["columns"]), fk["ref_schema"], fk["ref_table"], tuple(fk["ref_columns"]))
+            for fk in table["foreign_keys"]
+        }
+        for signature, (holders, fk) in by_signature.items():
+            if signature not in own and holders == leaves[root]:
+                table["foreign_keys"].append(fk)
 
 
 def _typed(text: str | None, category: str) -> Any:
