@@ -42,7 +42,8 @@ _INFO_SQL = (
 )
 # Catalog queries of introspect(); {where} and {in_rels} select the schemas' relations.
 _RELS_SQL = (
-    "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8 "
+    "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8, "
+    "c.relispopulated "
     "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
     "LEFT JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass "
     "AND d.objsubid = 0 "
@@ -434,7 +435,7 @@ class PostgresConnector(Connector):
         assert info is not None
         rels, schema_names, col_rows, con_rows, idx_rows, part_fk_rows, opclass_rows = results
         tables: dict[int, dict[str, Any]] = {}
-        for oid, nsp, name, kind, comment, reltuples in rels:
+        for oid, nsp, name, kind, comment, reltuples, populated in rels:
             tables[oid] = {
                 "_schema": nsp,
                 "name": name,
@@ -448,6 +449,8 @@ class PostgresConnector(Connector):
                 "indexes": [],
                 "interleave": None,
             }
+            if not populated:  # a materialized view created WITH NO DATA: reading it is an error
+                tables[oid]["populated"] = False
         step("columns")
         names: dict[tuple[int, int], str] = {}  # (relid, attnum) -> column name, to decode key arrays
         # The server sends a table's columns together and in attnum order (one index scan per
@@ -648,7 +651,7 @@ class PostgresConnector(Connector):
         for row in stat_rows:
             stats.setdefault((row[0], row[1]), row)
         for oid, table in tables.items():
-            if table["kind"] not in ("table", "materialized_view"):
+            if table["kind"] not in ("table", "materialized_view") or table.get("populated") is False:
                 continue
             missing = [c for c in table["columns"] if (oid, c["name"]) not in stats]
             if missing and table["columns"]:

@@ -24,6 +24,7 @@ from ctxtool.draft.sqltext import (  # noqa: F401 (callers import these from her
     quote_ident,
     sql_literal,
 )
+from ctxtool.snapshot import schema_qualifier, unreadable
 
 CATEGORICAL_MAX = 30  # a text column with at most this many values is a category
 SMALL_NUMBER_MAX = 12  # a number column with at most this many values is also a category
@@ -283,6 +284,7 @@ class Model:
         # a table name two schemas share: its columns and questions name the schema too
         self.shared_names = {name for name, n in counts.items() if n > 1}
         self.tables: list[Table] = []
+        self.skipped_tables: list[tuple[str, str]] = []  # (schema.table, why): said in the report
         raw_tables: list[tuple[Table, dict[str, Any]]] = []
         for schema in snapshot.get("schemas") or []:
             for t in schema.get("tables") or []:
@@ -291,6 +293,11 @@ class Model:
                     and t["name"].lower() not in wanted
                     and (f"{schema.get('name')}.{t['name']}".lower() not in wanted)
                 ):
+                    continue
+                why = unreadable(t)
+                if why:
+                    qualifier = schema_qualifier(snapshot, schema.get("name"))
+                    self.skipped_tables.append((f"{qualifier}.{t['name']}" if qualifier else t["name"], why))
                     continue
                 table = self._table(schema.get("name"), t)
                 self.tables.append(table)

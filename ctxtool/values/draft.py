@@ -17,7 +17,7 @@ from typing import Any
 
 from ctxtool.connectors.profile import effective_type
 from ctxtool.errors import InputError
-from ctxtool.snapshot import schema_qualifier
+from ctxtool.snapshot import schema_qualifier, unreadable
 from ctxtool.values.fallback import basic
 from ctxtool.values.recipes import (
     DEFAULT_LIMIT,
@@ -274,8 +274,16 @@ def _choose(snapshot: dict, wanted: list[str], keys: bool) -> tuple[list[Candida
     out: list[Candidate] = []
     skipped: list[str] = []
     found: set[str] = set()
+    said: set[int] = set()
     for schema, table, column in iter_columns(snapshot):
         tname, cname = str(table.get("name")), str(column.get("name"))
+        why = unreadable(table)
+        if why:
+            if id(table) not in said:
+                said.add(id(table))
+                qualifier = schema_qualifier(snapshot, schema)
+                skipped.append(f"{qualifier + '.' if qualifier else ''}{tname}: {why}")
+            continue
         names = {f"{tname}.{cname}".lower(), f"{schema}.{tname}.{cname}".lower()}
         comment = column.get("comment")
         qualifier = schema_qualifier(snapshot, schema)
