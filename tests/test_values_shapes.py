@@ -1,0 +1,54 @@
+"""Value searches on database shapes met elsewhere (issue 27): a server with ``pg_trgm`` but
+without ``fuzzystrmatch`` in the database, tables in a named schema."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from ctxtool.cli import cli
+from tests.backends import pg_loaded
+from tests.realdb_shapes import EDGE_PG_SQL
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="module")
+def trgm_only_dsn(_pg15_admin):
+    import psycopg
+
+    with pg_loaded(_pg15_admin, "ctx_vshp", EDGE_PG_SQL + "CREATE EXTENSION pg_trgm;") as dsn:
+        with psycopg.connect(dsn) as conn:
+            available = conn.execute(
+                "SELECT installed_version IS NULL FROM pg_available_extensions WHERE name = 'fuzzystrmatch'"
+            ).fetchall()
+        # the case that failed: fuzzystrmatch could be created but is not there
+        assert available == [(True,)]
+        yield dsn
+
+
+def _run_search(dsn: str, query: str, value: str) -> list[str]:
+    import psycopg
+
+    with psycopg.connect(dsn) as conn:
+        sql = query.replace("%", "%%").replace("$value", "%(value)s")
+        return [r[0] for r in conn.execute(sql, {"value": value})]
+
+
+@pytest.mark.parametrize("match", [[], ["--match", "trigram"]], ids=["detected", "forced"])
+def test_trigram_search_runs_with_pg_trgm_alone(trgm_only_dsn, tmp_path, match):
+    out = tmp_path / "values.json"
+    r = CliRunner().invoke(cli, ["draft", "values", "--dsn", trgm_only_dsn, *match, "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "rejects" not in r.output and "no column looks like" not in r.output
+    assert "fuller trigram search (with fuzzystrmatch)" in r.output  # the upgrade is offered
+    searches = json.loads(out.read_text())["value_searches"]
+    assert len(searches) == 3
+    for s in searches:
+        assert "soundex" not in s["query"] and " % $value::text" in s["query"]  # pg_trgm, no SOUNDEX
+    city = next(s for s in searches if "store.city" in s["query"])
+    assert _run_search(trgm_only_dsn, city["query"], "Lethbrige")[0] == "Lethbridge"  # misspelt
+    ddl = CliRunner().invoke(cli, ["draft", "values", "--dsn", trgm_only_dsn, *match, "--emit-ddl"])
+    assert "CREATE EXTENSION IF NOT EXISTS fuzzystrmatch" in ddl.output
