@@ -52,3 +52,29 @@ def test_trigram_search_runs_with_pg_trgm_alone(trgm_only_dsn, tmp_path, match):
     assert _run_search(trgm_only_dsn, city["query"], "Lethbrige")[0] == "Lethbridge"  # misspelt
     ddl = CliRunner().invoke(cli, ["draft", "values", "--dsn", trgm_only_dsn, *match, "--emit-ddl"])
     assert "CREATE EXTENSION IF NOT EXISTS fuzzystrmatch" in ddl.output
+
+
+def _set(tmp_path, label: str, table: str) -> str:
+    query = (
+        f"SELECT full_name AS value, '{label}' AS columns, 'Customer' AS concept_type,\n"
+        "  0::float8 AS distance, '{}'::jsonb AS context\n"
+        f"FROM {table} WHERE full_name = $value::text LIMIT 10"
+    )
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps({"value_searches": [{"query": query, "concept_type": "Customer"}]}))
+    return str(path)
+
+
+def test_label_finds_its_table_through_the_query(trgm_only_dsn, tmp_path):
+    # the label names the table as people say it; the query says it is in schema shop, which is
+    # not on the search path
+    ok = CliRunner().invoke(
+        cli, ["test-values", _set(tmp_path, "customer.full_name", "shop.customer"), "--dsn", trgm_only_dsn]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert "value searches passed" in ok.output
+    # control: a label whose table is neither in the query nor on the search path is still a finding
+    bad = CliRunner().invoke(
+        cli, ["test-values", _set(tmp_path, "client.full_name", "shop.customer"), "--dsn", trgm_only_dsn]
+    )
+    assert bad.exit_code != 0 and "client" in bad.output
