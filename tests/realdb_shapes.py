@@ -170,11 +170,12 @@ def load_postgres(dsn: str) -> None:
 
 # Shapes of databases designed elsewhere (issue 27): keys declared on partitions only (Pagila's
 # payment; store_id's key on one partition only, the other's columns in another order), a
-# materialized view WITH NO DATA, tables in a named schema.
+# materialized view WITH NO DATA, tables in a named schema, secrets (by name and by content).
 EDGE_PG_SQL = """
 CREATE SCHEMA shop;
 CREATE TABLE shop.customer (customer_id int PRIMARY KEY, full_name text NOT NULL);
-CREATE TABLE shop.staff (staff_id int PRIMARY KEY, full_name text NOT NULL);
+CREATE TABLE shop.staff (staff_id int PRIMARY KEY, full_name text NOT NULL, username text NOT NULL,
+    password text, verifier text, salt_grams numeric(4, 1));
 CREATE TABLE shop.store (store_id int PRIMARY KEY, city text NOT NULL);
 CREATE TABLE shop.payment (
     payment_id int NOT NULL, customer_id int NOT NULL, staff_id int NOT NULL, store_id int NOT NULL,
@@ -192,9 +193,13 @@ CREATE TABLE shop.payment_2024 (
     payment_id int NOT NULL);
 ALTER TABLE shop.payment ATTACH PARTITION shop.payment_2024 FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
 INSERT INTO shop.customer SELECT g, 'Customer ' || g FROM generate_series(1, 20) g;
-INSERT INTO shop.staff VALUES (1, 'Mike Hillyer'), (2, 'Jon Stephens');
+-- Pagila keeps sha1 hex in staff.password; verifier holds bcrypt strings under a plain name
+INSERT INTO shop.staff SELECT g, (ARRAY['Mike Hillyer', 'Jon Stephens', 'Ada Lovelace', 'Alan Turing'])[g],
+    'user' || g, encode(sha256(('pw' || g)::bytea), 'hex'),
+    '$2b$12$' || substr(md5(g::text) || md5((g + 7)::text) || md5((g + 9)::text), 1, 53),
+    g * 1.5 FROM generate_series(1, 4) g;
 INSERT INTO shop.store VALUES (1, 'Lethbridge'), (2, 'Woodridge');
-INSERT INTO shop.payment SELECT g, 1 + g % 20, 1 + g % 2, 1 + g % 2, g * 0.5,
+INSERT INTO shop.payment SELECT g, 1 + g % 20, 1 + g % 4, 1 + g % 2, g * 0.5,
     DATE '2023-06-01' + g * 2 FROM generate_series(1, 200) g;
 CREATE MATERIALIZED VIEW shop.sales_by_store AS
     SELECT s.city, sum(p.amount) AS total FROM shop.payment p JOIN shop.store s USING (store_id)

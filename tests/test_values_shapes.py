@@ -45,7 +45,7 @@ def test_trigram_search_runs_with_pg_trgm_alone(trgm_only_dsn, tmp_path, match):
     assert "rejects" not in r.output and "no column looks like" not in r.output
     assert "fuller trigram search (with fuzzystrmatch)" in r.output  # the upgrade is offered
     searches = json.loads(out.read_text())["value_searches"]
-    assert len(searches) == 3
+    assert len(searches) == 4  # customer and staff names, staff user names, store cities
     for s in searches:
         assert "soundex" not in s["query"] and " % $value::text" in s["query"]  # pg_trgm, no SOUNDEX
     city = next(s for s in searches if "store.city" in s["query"])

@@ -17,6 +17,7 @@ from typing import Any
 
 from ctxtool.connectors.profile import effective_type
 from ctxtool.errors import InputError
+from ctxtool.sensitive import secret_column
 from ctxtool.snapshot import schema_qualifier, unreadable
 from ctxtool.values.fallback import basic
 from ctxtool.values.recipes import (
@@ -109,6 +110,9 @@ def classify(table: dict, column: dict, keys: bool = False) -> tuple[str | None,
     database where nothing else looks like what users type); a foreign key never (the column
     it references gets the search)."""
     name = str(column.get("name", ""))
+    secret = secret_column(column)
+    if secret:
+        return None, secret
     words = _words(name)
     ctype = effective_type(column)
     unsearchable = _unsearchable(ctype)
@@ -296,6 +300,10 @@ def _choose(snapshot: dict, wanted: list[str], keys: bool) -> tuple[list[Candida
             if not hit:
                 continue
             found.update(h.lower() for h in hit)
+            secret = secret_column(column)
+            if secret:  # not even when named: a search would serve the stored secrets
+                skipped.append(f"{target.label}: {secret}")
+                continue
             kind = kind or "name"
             reason = "named with --column"
         elif table.get("kind") == "view" or kind is None:
