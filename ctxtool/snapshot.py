@@ -34,7 +34,7 @@ _TOP_KEYS = (
 )
 _TABLE_KEYS = (
     "name", "kind", "comment", "row_estimate", "columns", "primary_key", "foreign_keys", "unique", "indexes",
-    "interleave",
+    "interleave", "populated",
 )  # fmt: skip
 _COLUMN_KEYS = ("name", "type", "nullable", "default", "comment", "generated", "identity", "profile")
 _FK_KEYS = ("name", "columns", "ref_schema", "ref_table", "ref_columns", "on_delete", "on_update")
@@ -262,6 +262,8 @@ def _table_conforms(t: Any) -> bool:
             return False
         if not all(_str(index[k]) for k in ("parser", "predicate") if k in index):
             return False
+    if "populated" in t and not isinstance(t["populated"], bool):
+        return False
     inter = t.get("interleave")
     if inter is not None:
         if (
@@ -507,6 +509,15 @@ def schema_qualifier(snapshot: dict[str, Any], schema: str | None) -> str | None
     if not schema or schema == default_schema(snapshot):
         return None
     return schema
+
+
+def unreadable(table: dict[str, Any]) -> str | None:
+    """Why no statement can read ``table`` as it is (None when it can): a materialized view created
+    ``WITH NO DATA`` fails every query until it is refreshed. Profiling and drafting skip such a
+    relation and say so, instead of stopping at its first error."""
+    if table.get("populated") is False:
+        return "a materialized view with no data (WITH NO DATA): REFRESH MATERIALIZED VIEW, then introspect again"
+    return None
 
 
 def find_table(snapshot: dict[str, Any], name: str, schema: str | None = None) -> dict[str, Any] | None:

@@ -168,6 +168,46 @@ def load_postgres(dsn: str) -> None:
             conn.execute(stmt)
 
 
+# Shapes of databases designed elsewhere (issue 27): keys declared on partitions only (Pagila's
+# payment; store_id's key on one partition only, the other's columns in another order), a
+# materialized view WITH NO DATA, tables in a named schema, secrets (by name and by content).
+EDGE_PG_SQL = """
+CREATE SCHEMA shop;
+CREATE TABLE shop.customer (customer_id int PRIMARY KEY, full_name text NOT NULL);
+CREATE TABLE shop.staff (staff_id int PRIMARY KEY, full_name text NOT NULL, username text NOT NULL,
+    password text, verifier text, salt_grams numeric(4, 1));
+CREATE TABLE shop.store (store_id int PRIMARY KEY, city text NOT NULL);
+CREATE TABLE shop.payment (
+    payment_id int NOT NULL, customer_id int NOT NULL, staff_id int NOT NULL, store_id int NOT NULL,
+    amount numeric(8, 2) NOT NULL, paid_on date NOT NULL) PARTITION BY RANGE (paid_on);
+-- the partitions declare the keys, as Pagila does; store_id's key is on one partition only
+CREATE TABLE shop.payment_2023 (
+    payment_id int NOT NULL, customer_id int NOT NULL REFERENCES shop.customer,
+    staff_id int NOT NULL REFERENCES shop.staff, store_id int NOT NULL REFERENCES shop.store,
+    amount numeric(8, 2) NOT NULL, paid_on date NOT NULL);
+ALTER TABLE shop.payment ATTACH PARTITION shop.payment_2023 FOR VALUES FROM ('2023-01-01') TO ('2024-01-01');
+-- columns in another order: attnums differ from the parent's
+CREATE TABLE shop.payment_2024 (
+    paid_on date NOT NULL, amount numeric(8, 2) NOT NULL, store_id int NOT NULL,
+    staff_id int NOT NULL REFERENCES shop.staff, customer_id int NOT NULL REFERENCES shop.customer,
+    payment_id int NOT NULL);
+ALTER TABLE shop.payment ATTACH PARTITION shop.payment_2024 FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
+INSERT INTO shop.customer SELECT g, 'Customer ' || g FROM generate_series(1, 20) g;
+-- Pagila keeps sha1 hex in staff.password; verifier holds bcrypt strings under a plain name
+INSERT INTO shop.staff SELECT g, (ARRAY['Mike Hillyer', 'Jon Stephens', 'Ada Lovelace', 'Alan Turing'])[g],
+    'user' || g, encode(sha256(('pw' || g)::bytea), 'hex'),
+    '$2b$12$' || substr(md5(g::text) || md5((g + 7)::text) || md5((g + 9)::text), 1, 53),
+    g * 1.5 FROM generate_series(1, 4) g;
+INSERT INTO shop.store VALUES (1, 'Lethbridge'), (2, 'Woodridge');
+INSERT INTO shop.payment SELECT g, 1 + g % 20, 1 + g % 4, 1 + g % 2, g * 0.5,
+    DATE '2023-06-01' + g * 2 FROM generate_series(1, 200) g;
+CREATE MATERIALIZED VIEW shop.sales_by_store AS
+    SELECT s.city, sum(p.amount) AS total FROM shop.payment p JOIN shop.store s USING (store_id)
+    GROUP BY s.city WITH NO DATA;
+ANALYZE;
+"""
+
+
 # ------------------------------------------------------------------------------------------ MariaDB
 
 

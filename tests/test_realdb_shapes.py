@@ -173,7 +173,9 @@ def _draft_check_apply_check(dsn: str, tmp_path, before: str, after: str) -> Non
     assert before not in out.read_text()
     for path in (out, tmp_path / "upgraded.json"):
         if path != out:
-            res = runner.invoke(main, ["draft", "values", "--dsn", dsn, "-o", str(path), "--apply-ddl"])
+            res = runner.invoke(
+                main, ["draft", "values", "--dsn", dsn, "-o", str(path), "--apply-ddl", "--yes"]
+            )
             assert res.exit_code == 0, res.output
             assert after in path.read_text()
         for args in (["validate", "--dsn", dsn, str(path)], ["test-values", str(path), "--dsn", dsn]):

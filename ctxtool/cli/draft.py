@@ -186,6 +186,8 @@ def _print_report(result, report, executed: bool) -> None:
     console.info(f"{report['kept']} of {report['drafted']} drafted {result.kind} kept, {checked}")
     for d in result.dropped:
         console.info(f"  dropped: {d.text} -- {d.reason}")
+    for table, why in result.skipped_tables:
+        console.info(f"  skipped table {table}: {why}")
     for column, why in result.skipped_columns:
         console.info(f"  skipped column {column}: {why}")
     left = result.left_out

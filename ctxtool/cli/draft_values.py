@@ -37,6 +37,19 @@ from ctxtool.errors import InputError
     help="Apply that DDL to --dsn through a separate write connection (the only write ctxtool makes).",
 )
 @click.option(
+    "--yes",
+    is_flag=True,
+    help="With --apply-ddl: add the helper columns the DDL puts in your tables without asking.",
+)
+@click.option(
+    "--write-snapshot",
+    "snapshot_output",
+    default=None,
+    metavar="FILE",
+    type=click.Path(dir_okay=False),
+    help="With --apply-ddl: write the schema snapshot taken again after the DDL here.",
+)
+@click.option(
     "--embedding-function",
     default=None,
     metavar="NAME",
@@ -71,6 +84,8 @@ def command(
     merge_path: str | None,
     emit_ddl: bool,
     apply_ddl: bool,
+    yes: bool,
+    snapshot_output: str | None,
     embedding_function: str | None,
     embedding_dim: int | None,
     limit: int,
@@ -83,6 +98,9 @@ def command(
     Airport Name). The query follows the engine's recipe (PostgreSQL pg_trgm / pgvector, MySQL
     FULLTEXT ngram, MariaDB FULLTEXT + SOUNDEX, Spanner SEARCH_NGRAMS). The context set goes to
     stdout unless -o or --merge names a file.
+
+    --apply-ddl prints what it will run first, checks every statement before running any, and
+    asks before adding columns to your tables (MariaDB/MySQL/Spanner SOUNDEX columns) unless --yes.
     """
     from ctxtool.values.workflow import draft_values
 
@@ -100,6 +118,8 @@ def command(
         output=output,
         merge_path=merge_path,
         apply=apply_ddl,
+        confirm=lambda plan: _confirm(plan, yes),
+        snapshot_output=snapshot_output,
         timeout=timeout,
         log=console.info,
         limit=limit,
@@ -115,3 +135,23 @@ def command(
     where = output or merge_path
     if where:
         console.info(f"{where}: {result.summary}")
+
+
+def _confirm(plan, yes: bool) -> bool:
+    """Print what --apply-ddl will run; ask before it adds columns to the user's tables."""
+    import sys
+
+    for p in plan:
+        mark = "CHANGES YOUR TABLE: " if p.changes_table else ""
+        console.info(f"will run ({mark}{p.describe()}): {p.statement.splitlines()[0]}")
+    columns = [p for p in plan if p.changes_table]
+    if not columns or yes:
+        return True
+    tables = sorted({str(p.table) for p in columns})
+    question = f"add {len(columns)} generated column(s) to {len(tables)} table(s) ({', '.join(tables)})?"
+    if sys.stdin.isatty():
+        return click.confirm(question, default=False, err=True)
+    raise InputError(
+        f"--apply-ddl would {question[:-1]}: they change the tables people query; add --yes to allow "
+        "it, or review --emit-ddl and run what you choose"
+    )

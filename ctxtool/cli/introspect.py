@@ -64,6 +64,13 @@ def command(
     for name in schemas:
         if name not in found:
             click.echo(f"warning: the database has no schema {name!r}; check --schema", err=True)
+    for schema in snap["schemas"]:
+        for table in schema["tables"]:
+            why = snapshot_module.unreadable(table)
+            if why:
+                where = f"{schema['name']}.{table['name']}" if schema["name"] else table["name"]
+                what = "not profiled, and drafting skips it" if profile else "drafting skips it"
+                click.echo(f"warning: {where}: {why} ({what})", err=True)
     tables = sum(len(s["tables"]) for s in snap["schemas"])
     columns = sum(len(t["columns"]) for s in snap["schemas"] for t in s["tables"])
     if output and output != "-":

@@ -41,7 +41,8 @@ INFO_SQL = (
 )
 # Catalog queries of introspect(); {where} and {in_rels} select the schemas' relations.
 _RELS_SQL = (
-    "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8 "
+    "SELECT c.oid, n.nspname::text, c.relname::text, c.relkind::text, d.description, c.reltuples::float8, "
+    "c.relispopulated "
     "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
     "LEFT JOIN pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_class'::regclass "
     "AND d.objsubid = 0 "
@@ -176,7 +177,7 @@ def tables(
     """The snapshot's tables by oid (each with its schema under ``_schema``), from the rows of the
     relations, columns, constraints, indexes, partitions' foreign keys and operator-classes queries."""
     found: dict[int, dict[str, Any]] = {}
-    for oid, nsp, name, kind, comment, reltuples in rels:
+    for oid, nsp, name, kind, comment, reltuples, populated in rels:
         found[oid] = {
             "_schema": nsp,
             "name": name,
@@ -190,6 +191,8 @@ def tables(
             "indexes": [],
             "interleave": None,
         }
+        if not populated:  # a materialized view created WITH NO DATA: reading it is an error
+            found[oid]["populated"] = False
     step("columns")
     names: dict[tuple[int, int], str] = {}  # (relid, attnum) -> column name, to decode key arrays
     # The server sends a table's columns together and in attnum order (one index scan per

@@ -468,7 +468,7 @@ class PostgresConnector(Connector):
         for row in stat_rows:
             stats.setdefault((row[0], row[1]), row)
         for oid, table in tables.items():
-            if table["kind"] not in ("table", "materialized_view"):
+            if table["kind"] not in ("table", "materialized_view") or table.get("populated") is False:
                 continue
             missing = [c for c in table["columns"] if (oid, c["name"]) not in stats]
             if missing and table["columns"]:

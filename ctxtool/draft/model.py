@@ -24,6 +24,8 @@ from ctxtool.draft.sqltext import (  # noqa: F401 (callers import these from her
     quote_ident,
     sql_literal,
 )
+from ctxtool.sensitive import secret_column
+from ctxtool.snapshot import schema_qualifier, unreadable
 
 CATEGORICAL_MAX = 30  # a text column with at most this many values is a category
 SMALL_NUMBER_MAX = 12  # a number column with at most this many values is also a category
@@ -188,6 +190,7 @@ class Table:
     columns: list[Column] = field(default_factory=list)
     kind: str = "table"
     is_link: bool = False  # a many-to-many link table: drafted as the relationship it holds
+    secrets: list[tuple[str, str]] = field(default_factory=list)  # (column, why): never drafted
 
     def column(self, name: str) -> Column | None:
         low = name.lower()
@@ -283,6 +286,7 @@ class Model:
         # a table name two schemas share: its columns and questions name the schema too
         self.shared_names = {name for name, n in counts.items() if n > 1}
         self.tables: list[Table] = []
+        self.skipped_tables: list[tuple[str, str]] = []  # (schema.table, why): said in the report
         raw_tables: list[tuple[Table, dict[str, Any]]] = []
         for schema in snapshot.get("schemas") or []:
             for t in schema.get("tables") or []:
@@ -291,6 +295,11 @@ class Model:
                     and t["name"].lower() not in wanted
                     and (f"{schema.get('name')}.{t['name']}".lower() not in wanted)
                 ):
+                    continue
+                why = unreadable(t)
+                if why:
+                    qualifier = schema_qualifier(snapshot, schema.get("name"))
+                    self.skipped_tables.append((f"{qualifier}.{t['name']}" if qualifier else t["name"], why))
                     continue
                 table = self._table(schema.get("name"), t)
                 self.tables.append(table)
@@ -344,6 +353,10 @@ class Model:
         fk_cols = {c.lower() for fk in raw.get("foreign_keys") or [] for c in fk.get("columns") or []}
         pk = {c.lower() for c in table.primary_key}
         for rc in raw.get("columns") or []:
+            secret = secret_column(rc)
+            if secret and rc["name"].lower() not in pk | fk_cols:  # keys stay: joins need them
+                table.secrets.append((rc["name"], secret))
+                continue
             ctype = effective_type(rc)
             category = column_category(ctype)
             col = Column(
@@ -413,7 +426,8 @@ class Model:
 
     def skipped_columns(self) -> list[tuple[str, str]]:
         """``(table.column, why)`` for the columns no draft uses because of their type (documents,
-        bytes, arrays, intervals, ids): said in the report, never a traceback."""
+        bytes, arrays, intervals, ids) or because they hold secrets: said in the report, never a
+        traceback."""
         from ctxtool.snapshot import schema_qualifier
 
         out = []
@@ -425,6 +439,9 @@ class Model:
                     schema = schema_qualifier(self.snapshot, t.schema)
                     label = f"{schema}.{t.name}.{c.name}" if schema else f"{t.name}.{c.name}"
                     out.append((label, f"type {c.type}: not a value, dimension or measure drafts can use"))
+            for name, why in t.secrets:
+                schema = schema_qualifier(self.snapshot, t.schema)
+                out.append((f"{schema}.{t.name}.{name}" if schema else f"{t.name}.{name}", why))
         return out
 
     def labelled_snapshot(self) -> dict[str, Any]:

@@ -55,6 +55,7 @@ class DraftResult:
     llm_note: str | None = None
     already: int = 0  # drafts left out because the set being merged into has them
     skipped_columns: list[tuple[str, str]] = field(default_factory=list)  # (column, why)
+    skipped_tables: list[tuple[str, str]] = field(default_factory=list)  # (table, why)
     max_templates: int | None = None  # the --max the ranked drafts were cut at
 
     @property
@@ -84,6 +85,7 @@ class DraftResult:
             "already_in_set": self.already,
             "dropped": [d.to_report() for d in self.dropped],
             "skipped_columns": [{"column": c, "reason": r} for c, r in self.skipped_columns],
+            "skipped_tables": [{"table": t, "reason": r} for t, r in self.skipped_tables],
         }
         if self.max_templates is not None:
             out["max"] = self.max_templates
@@ -266,6 +268,7 @@ def draft(
     result = DraftResult(
         kind, dialect, drafts, wl, llm_note=note, already=already, skipped_columns=model.skipped_columns()
     )
+    result.skipped_tables = list(model.skipped_tables)
     result.max_templates = max_templates if kind == "templates" else None
     if wl is not None:
         result.coverage = coverage_of([*existing, *(d.item for d in result.kept)], wl, dialect)

@@ -33,6 +33,7 @@ from ctxtool.runtime.question.spelling import Speller
 from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.cache import compiled_set
 from ctxtool.runtime.templates.semantic import semantic_index
+from ctxtool.sensitive import mentions_secret, reads_secret
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence
 CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.decide.confidence)
@@ -192,6 +193,19 @@ class Runtime:
         except CtxtoolError:
             return None
         return {t["name"].lower() for s in snap.get("schemas", []) for t in s.get("tables", [])}
+
+    def secret_in(self, sql: str) -> str | None:
+        """Why ``sql`` would serve a secret column (:mod:`ctxtool.sensitive`), or None. The schema is
+        read (introspected once, when none was given) only for SQL whose words name a secret."""
+        snap = self._snapshot
+        if not mentions_secret(sql, snap):
+            return None
+        if snap is None:
+            try:
+                snap = self.snapshot()
+            except CtxtoolError:
+                snap = None  # judged by the column names alone
+        return reads_secret(sql, self.dialect, snap)
 
     def list_templates(self) -> list[dict[str, Any]]:
         return [

@@ -68,6 +68,8 @@ class Resources(Protocol):
     @property
     def llm(self) -> Any: ...
 
+    def secret_in(self, sql: str) -> str | None: ...
+
 
 @dataclass
 class Asking:
@@ -195,6 +197,18 @@ def ask_model(a: Asking) -> None:
     a.plan = modelsql.plan(rt, a.question.text, a.candidates, a.links, a.history, a.answer)  # type: ignore[union-attr]
 
 
+def withhold_secrets(a: Asking) -> None:
+    """A plan that reads a secret column (a password, a token, a hash...) is not served, whoever
+    wrote it: a template, composition or the model."""
+    if a.plan is None:
+        return
+    why = a.runtime.secret_in(a.plan.sql)
+    if why:
+        a.answer.warnings.append(f"not answered: {why}")
+        a.plan = None
+        a.decision = Decision("none")
+
+
 def ask_back_stage(a: Asking) -> None:
     """No plan: ask back between rival readings, suggest the closest templates, or decline."""
     if a.plan is not None:
@@ -257,6 +271,7 @@ STAGES: tuple[Stage, ...] = (
     plan,
     prompt,
     ask_model,
+    withhold_secrets,
     ask_back_stage,
     answer,
     execute,

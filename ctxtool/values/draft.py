@@ -17,7 +17,8 @@ from typing import Any
 
 from ctxtool.connectors.profile import effective_type
 from ctxtool.errors import InputError
-from ctxtool.snapshot import schema_qualifier
+from ctxtool.sensitive import secret_column
+from ctxtool.snapshot import schema_qualifier, unreadable
 from ctxtool.values.fallback import basic
 from ctxtool.values.recipes import (
     DEFAULT_LIMIT,
@@ -109,6 +110,9 @@ def classify(table: dict, column: dict, keys: bool = False) -> tuple[str | None,
     database where nothing else looks like what users type); a foreign key never (the column
     it references gets the search)."""
     name = str(column.get("name", ""))
+    secret = secret_column(column)
+    if secret:
+        return None, secret
     words = _words(name)
     ctype = effective_type(column)
     unsearchable = _unsearchable(ctype)
@@ -274,8 +278,16 @@ def _choose(snapshot: dict, wanted: list[str], keys: bool) -> tuple[list[Candida
     out: list[Candidate] = []
     skipped: list[str] = []
     found: set[str] = set()
+    said: set[int] = set()
     for schema, table, column in iter_columns(snapshot):
         tname, cname = str(table.get("name")), str(column.get("name"))
+        why = unreadable(table)
+        if why:
+            if id(table) not in said:
+                said.add(id(table))
+                qualifier = schema_qualifier(snapshot, schema)
+                skipped.append(f"{qualifier + '.' if qualifier else ''}{tname}: {why}")
+            continue
         names = {f"{tname}.{cname}".lower(), f"{schema}.{tname}.{cname}".lower()}
         comment = column.get("comment")
         qualifier = schema_qualifier(snapshot, schema)
@@ -288,6 +300,10 @@ def _choose(snapshot: dict, wanted: list[str], keys: bool) -> tuple[list[Candida
             if not hit:
                 continue
             found.update(h.lower() for h in hit)
+            secret = secret_column(column)
+            if secret:  # not even when named: a search would serve the stored secrets
+                skipped.append(f"{target.label}: {secret}")
+                continue
             kind = kind or "name"
             reason = "named with --column"
         elif table.get("kind") == "view" or kind is None:
@@ -347,13 +363,21 @@ def draft(
             installed = replace(server, available=())  # what the server has, not what it could have
             now = default_match(installed, cand.kind)
             recipe = build(installed, cand.target, cand.concept_type, now, **recipe_options)
-            if not _in_place(recipe, snapshot, installed) or now != best.match:
+            fallback = not _in_place(recipe, snapshot, installed) or now != best.match
+            if fallback:
                 recipe = basic(installed, cand.target, cand.concept_type, limit)
             recipe.ddl = list(dict.fromkeys([*best.ddl, *recipe.ddl]))
-            recipe.notes.append(
-                f"drafted a search that runs now; a better {best.match} search needs DDL "
-                "(--emit-ddl prints it, --apply-ddl applies it)"
-            )
+            recipe.notes.append(_upgrade_note(recipe, best, server, fallback=fallback))
+        elif as_is and forced and not _in_place(best, snapshot, server):
+            # the match asked for may run with what is installed (pg_trgm without fuzzystrmatch:
+            # trigram distance without its SOUNDEX part); the fuller search stays the upgrade
+            installed = replace(server, available=())
+            if forced in supported_matches(installed):
+                now_recipe = build(installed, cand.target, cand.concept_type, forced, **recipe_options)
+                if _in_place(now_recipe, snapshot, installed):
+                    recipe = now_recipe
+                    recipe.ddl = list(dict.fromkeys([*best.ddl, *recipe.ddl]))
+                    recipe.notes.append(_upgrade_note(recipe, best, server, fallback=False))
         if connector is not None:
             problem = _plan_problem(connector, recipe.query)
             if problem and recipe is best and as_is and not forced:
@@ -369,6 +393,18 @@ def draft(
 
 _ADD_COLUMN = re.compile(r"ADD COLUMN (?:IF NOT EXISTS )?([`\"])((?:(?!\1).)+)\1", re.IGNORECASE)
 _EXTENSION = re.compile(r"CREATE EXTENSION IF NOT EXISTS (\w+)", re.IGNORECASE)
+
+
+def _upgrade_note(recipe: Recipe, best: Recipe, server: Server, *, fallback: bool) -> str:
+    """What the drafted search (``fallback``: the one that needs no extension or index) lacks next
+    to ``best`` and how to get it, naming the extensions ``best``'s DDL would create."""
+    missing = [m.group(1) for s in best.ddl if (m := _EXTENSION.search(s)) and not server.has(m.group(1))]
+    needs = f" (with {', '.join(missing)})" if missing else ""
+    if fallback:
+        drafted, better = "a search that runs now without extensions or indexes", "a better"
+    else:
+        drafted, better = f"a {recipe.match} search that runs now", "a fuller"
+    return f"drafted {drafted}; {better} {best.match} search{needs} needs DDL (--emit-ddl prints it, --apply-ddl applies it)"
 
 
 def _in_place(recipe: Recipe, snapshot: dict, server: Server) -> bool:

@@ -140,6 +140,34 @@ def _split_label(label: str) -> tuple[str | None, str, str] | None:
     return None
 
 
+def resolve_labels(labels: Sequence[str], sql: str, dialect: str) -> dict[str, tuple[str | None, str, str]]:
+    """``(schema, table, column)`` of each ``table.column`` label, its table found in the query.
+
+    A label names the table as people say it (``books.author``); the query says where it is
+    (``FROM lib.books``). An unqualified label takes the schema of the one table of that name in the
+    query; with none (or several), it stays unqualified and the connection's search path finds it,
+    as it finds the query's own unqualified names. A label with a schema is taken as written."""
+    from ctxtool.sqlrefs import references
+
+    try:
+        tables = references(sql, dialect).tables
+    except CtxtoolError:
+        tables = []
+    out: dict[str, tuple[str | None, str, str]] = {}
+    for label in labels:
+        split = _split_label(label)
+        if split is None:
+            continue
+        schema, table, column = split
+        if schema is None:
+            schemas = {t.schema for t in tables if t.name.lower() == table.lower()}
+            if len(schemas) == 1:
+                schema = schemas.pop()
+                table = next(t.name for t in tables if t.name.lower() == table.lower())
+        out[label] = (schema, table, column)
+    return out
+
+
 def _quote(name: str, engine: str) -> str:
     if engine == "postgres":
         return '"' + name.replace('"', '""') + '"'
@@ -348,6 +376,12 @@ class ValueTester:
         self.quoting = "postgres" if getattr(connector, "dialect", self.engine) == "postgres" else "mysql"
         self._row_counts: dict[str, int | None] = {}
         self._snapshot: dict | None = None  # the catalog, read once the first time a plan scans
+        self._dialect = getattr(connector, "dialect", self.engine) or self.engine
+        self._labels: dict[str, tuple[str | None, str, str]] = {}  # label -> where its table is
+
+    def _split(self, label: str) -> tuple[str | None, str, str] | None:
+        """``label``'s schema, table and column, its table as the search's query names it."""
+        return self._labels.get(label) or _split_label(label)
 
     # -- running one statement
 
@@ -358,7 +392,7 @@ class ValueTester:
         return result, (time.perf_counter() - start) * 1000.0
 
     def _sample(self, label: str) -> list[str]:
-        split = _split_label(label)
+        split = self._split(label)
         if split is None:
             return []
         schema, table, column = split
@@ -370,7 +404,7 @@ class ValueTester:
         return values
 
     def _row_count(self, label: str) -> int | None:
-        split = _split_label(label)
+        split = self._split(label)
         if split is None:
             return None
         schema, table, _ = split
@@ -402,6 +436,7 @@ class ValueTester:
             res.checks.append(Check("runs", False, "the search has no query with a $value placeholder"))
             return res
         res.columns = searched_columns(sql)
+        self._labels.update(resolve_labels(res.columns, sql, self._dialect))
         if not res.columns:
             try:
                 self.run(sql, "test")
@@ -551,7 +586,7 @@ class ValueTester:
             return
         verdicts = []
         for label in res.columns:
-            split = _split_label(label)
+            split = self._split(label)
             if split:
                 verdicts.append(plan_uses_index(self.engine, plan, split[1]))
         if any(v is False for v in verdicts):
@@ -565,7 +600,7 @@ class ValueTester:
         the catalog; None when the catalog cannot say."""
         from ctxtool.snapshot import find_table
 
-        split = _split_label(label)
+        split = self._split(label)
         if split is None:
             return None
         schema, table, column = split
@@ -582,7 +617,7 @@ class ValueTester:
 
     def _share(self, label: str, value: str) -> float | None:
         """The share of the rows of ``label``'s table holding ``value`` (None when unknown)."""
-        split = _split_label(label)
+        split = self._split(label)
         rows = self._row_count(label)
         if split is None or not rows:
             return None
@@ -630,7 +665,7 @@ class ValueTester:
         names = ", ".join(sorted({n for _, found in lookups if found is not None for n in found[1]}))
         shares = [self._share(label, value) for label in res.columns]
         share = max((s for s in shares if s is not None), default=None)
-        split = _split_label(res.columns[0])
+        split = self._split(res.columns[0])
         expected = _scan_rows(self.engine, plan, split[1]) if split else None
         if expected is not None and res.table_rows:
             share = max(share or 0.0, expected / res.table_rows)

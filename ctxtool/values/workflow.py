@@ -11,7 +11,7 @@ from typing import Any
 
 from ctxtool import jsondoc
 from ctxtool.errors import InputError
-from ctxtool.values.ddl import Applied, apply_ddl, ddl_script
+from ctxtool.values.ddl import Applied, Planned, apply_ddl, ddl_script, plan_ddl
 from ctxtool.values.draft import draft, load_snapshot, merge, server_from_connector
 from ctxtool.values.recipes import Recipe, Server, ddl_for, server_from_snapshot
 
@@ -57,12 +57,18 @@ def draft_values(
     output: str | None = None,
     merge_path: str | None = None,
     apply: bool = False,
+    confirm: Callable[[list[Planned]], bool] | None = None,
+    snapshot_output: str | None = None,
     timeout: float = 30.0,
     log: Callable[[str], None] | None = None,
     **recipe_options: Any,
 ) -> DraftResult:
     """Draft value searches from a live database (``dsn``) or a snapshot; optionally write them to
-    ``output`` (a new set) or merge them into ``merge_path``, and apply their DDL (``apply``)."""
+    ``output`` (a new set) or merge them into ``merge_path``, and apply their DDL (``apply``).
+
+    Applying is planned first: ``confirm`` gets the plan (:func:`ctxtool.values.ddl.plan_ddl`) and
+    returns False to stop before anything runs (nothing is applied or written). Afterwards the
+    schema is read again (the DDL may add columns): ``snapshot_output`` receives the fresh snapshot."""
     log = log or (lambda _m: None)
     if apply and not dsn:
         raise InputError("--apply-ddl needs --dsn (the database to change)")
@@ -103,12 +109,36 @@ def draft_values(
     notes.extend(_validate(data, server))
     result = DraftResult(recipes, data, server, notes, added=added, replaced=replaced)
     if apply:  # first: a file naming searches whose DDL failed half-way is never written
+        plan = plan_ddl(result.ddl, server.engine)
+        if confirm is not None and not confirm(plan):
+            raise InputError("--apply-ddl stopped before running anything: nothing was applied or written")
         result.applied = apply_ddl(str(dsn), result.ddl, log=log)
         result.notes.extend(_applied_notes(recipes, result.applied))
+        ran = {a.statement for a in result.applied if a.status == "applied"}
+        added = [p for p in plan if p.changes_table and p.statement in ran]
+        if added or snapshot_output:
+            _refresh_snapshot(str(dsn), timeout, snapshot_output, len(added), result.notes)
     target = output or merge_path
     if target:
         jsondoc.write_text_atomic(target, result.text)
     return result
+
+
+def _refresh_snapshot(dsn: str, timeout: float, output: str | None, added: int, notes: list[str]) -> None:
+    """Read the schema again after the DDL; write it to ``output`` and say what changed."""
+    from ctxtool import snapshot as snapshots
+    from ctxtool.connectors import connect
+
+    with connect(dsn, statement_timeout=timeout) as conn:
+        snap = snapshots.build(conn, profile=True)
+    if output:
+        snapshots.save(output, snap)
+        notes.append(f"snapshot refreshed after the DDL -> {output}")
+    if added:
+        notes.append(
+            f"the DDL added {added} column(s) to your tables: snapshots taken before are out of date"
+            + ("" if output else "; take one again (ctxtool introspect, or --write-snapshot FILE)")
+        )
 
 
 def _why_none(snap: dict) -> str:
