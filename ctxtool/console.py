@@ -2,12 +2,15 @@
 
 Machine-readable output goes to stdout; everything meant for a person watching goes to stderr.
 ``NO_COLOR`` (https://no-color.org) is honoured by rich itself; ``CTXTOOL_NO_PROGRESS`` hides bars.
-The consoles are made on first use (a command that prints JSON only never imports rich).
+The consoles are made on first use (a command that prints JSON only never imports rich), and text
+that rich would print as it is (a plain message, to a stream that is not a terminal) is written
+without them: a command whose output goes to a pipe or a file imports no rich.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +38,25 @@ def console_for(name: str) -> Console:
 
         console = _CONSOLES[name] = Console(stderr=name == "stderr", soft_wrap=True, highlight=False)
     return console
+
+
+def plain(name: str) -> bool:
+    """Whether ``stdout`` / ``stderr`` gets no styles: no console made yet, the stream is not a
+    terminal and nothing forces one (``FORCE_COLOR``, ``TTY_COMPATIBLE``, which rich honours)."""
+    if name in _CONSOLES or os.environ.get("FORCE_COLOR") or os.environ.get("TTY_COMPATIBLE"):
+        return False
+    stream = sys.stdout if name == "stdout" else sys.stderr
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def write(name: str, text: str) -> None:
+    """``text`` and a newline on ``stdout`` / ``stderr`` as it is (see :func:`plain`)."""
+    stream = sys.stdout if name == "stdout" else sys.stderr
+    stream.write(text + "\n")
+    stream.flush()
 
 
 def progress_enabled() -> bool:
@@ -74,4 +96,7 @@ def warn(message: str) -> None:
 
 
 def info(message: str) -> None:
+    if plain("stderr"):
+        write("stderr", message)
+        return
     console_for("stderr").print(message, markup=False, highlight=False)

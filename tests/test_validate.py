@@ -742,3 +742,58 @@ def test_unknown_field_suggests_the_near_name():
     found = validate_text(json.dumps(data), "t.json")
     messages = [f.message for f in found if f.code == "CTX103"]
     assert messages == ["templates/0: unknown field 'nl-query'; did you mean 'nl_query'?"]
+
+
+def _nodes(value, path=()):
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _nodes(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _nodes(v, (*path, i))
+
+
+def _mutants(doc):
+    """The document with one change at each node: removed, replaced by another type or an empty
+    string, and (objects) given an unknown field."""
+    import copy
+
+    for path, value in list(_nodes(doc)):
+        for change in ("remove", "null", 7, "", [], {}, "extra"):
+            out = copy.deepcopy(doc)
+            parent = out
+            for p in path[:-1]:
+                parent = parent[p]
+            if not path:
+                if change == "extra":
+                    out["unknown_field"] = 1
+                    yield out
+                continue
+            last = path[-1]
+            if change == "remove":
+                del parent[last]
+            elif change == "extra":
+                if not isinstance(value, dict):
+                    continue
+                parent[last]["unknown_field"] = 1
+            else:
+                parent[last] = None if change == "null" else change
+            yield out
+
+
+def test_the_schema_walk_agrees_with_jsonschema():
+    """validate's schema layer tells a valid file by a walk of the schema, without jsonschema: on a
+    sample set cut small and every one-node change of it, the walk accepts exactly what jsonschema
+    accepts (so no invalid file skips jsonschema's findings and every valid one skips jsonschema)."""
+    from ctxtool.validate import schema
+
+    data = json.loads((ROOT / "samples" / "postgres" / "financial_runtime.json").read_text())
+    doc = {key: data[key][:2] for key in ("templates", "facets", "value_searches")}
+    doc["$schema"] = "../../schemas/context_set.schema.json"
+    validator = schema._validator()
+    checked = 0
+    for mutant in [doc, *_mutants(doc)]:
+        assert schema.conforms(mutant) == (not any(validator.iter_errors(mutant))), mutant
+        checked += 1
+    assert checked > 200 and schema.conforms(doc)

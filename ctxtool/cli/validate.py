@@ -104,7 +104,7 @@ def command(
     elif fmt == "sarif":
         sys.stdout.write(report.render_sarif(result.findings))
     else:
-        report.print_text(result.findings, console.stdout)
+        report.print_text(result.findings)
     sys.stdout.flush()
     for message in result.unreadable:
         click.echo(f"error: {message}", err=True)

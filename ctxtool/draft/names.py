@@ -44,13 +44,30 @@ UNCOUNTABLE = frozenset(
 
 
 def _inflect() -> Any:
-    """The ``inflect`` engine (irregular English plurals), made once."""
+    """The ``inflect`` engine (irregular English plurals), made once.
+
+    inflect checks its arguments with typeguard's ``@typechecked``, which recompiles inflect's whole
+    module for each of the 23 methods it decorates, as inflect is imported: about 2 s of CPU in every
+    process that drafts, more than drafting a small schema. inflect is imported with the decorator as
+    it is under ``python -O`` (it returns what it decorates): the words passed here are non-empty
+    strings, what those checks enforce, and the answers are the same."""
     global _ENGINE
     if _ENGINE is None:
-        import inflect
+        import typeguard
 
+        checked = typeguard.typechecked
+        typeguard.typechecked = _unchecked
+        try:
+            import inflect
+        finally:
+            typeguard.typechecked = checked
         _ENGINE = inflect.engine()
     return _ENGINE
+
+
+def _unchecked(target: Any = None, **_options: Any) -> Any:
+    """``typeguard.typechecked`` as it is under ``python -O``."""
+    return target if target is not None else _unchecked
 
 
 _ENGINE: Any = None

@@ -33,8 +33,19 @@ def render_text_plain(findings: Sequence[Finding]) -> str:
     )
 
 
-def print_text(findings: Sequence[Finding], console: Any) -> None:
-    """Findings on a rich console: colour on a terminal, plain text elsewhere and with NO_COLOR."""
+def print_text(findings: Sequence[Finding], console: Any = None) -> None:
+    """Findings on a rich console (default: stdout's): colour on a terminal, plain text elsewhere
+    and with NO_COLOR (written without rich where stdout is no terminal)."""
+    if console is None:
+        from ctxtool import console as consoles
+
+        if consoles.plain("stdout"):
+            for f in findings:
+                consoles.write(
+                    "stdout", f"{f.location()}: {f.severity} {f.code} {f.message} [{f.pointer or '/'}]"
+                )
+            return
+        console = consoles.stdout
     from rich.text import Text
 
     for f in findings:
