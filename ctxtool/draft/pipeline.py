@@ -191,6 +191,8 @@ def draft(
     schema_drafts: bool = True,
     max_templates: int | None = DEFAULT_MAX,
     progress: Callable[[Draft], None] | None = None,
+    exclude: Sequence[str] = (),
+    views: bool = True,
 ) -> DraftResult:
     """Draft ``kind`` ("templates" or "facets") for ``snapshot``; check everything; return the result.
 
@@ -200,6 +202,7 @@ def draft(
     :class:`ctxtool.llm.ChatClient` for more proposals and better wording; ``existing`` items (of the
     set being merged into) count for coverage. Templates are ranked by how likely they are asked
     (:mod:`ctxtool.draft.ranking`), one per wording, and cut at ``max_templates`` (None: all).
+    ``exclude`` leaves out tables and ``table.column`` columns; ``views=False`` drafts no views.
     """
     if kind not in ("templates", "facets"):
         raise InputError(f"unknown draft kind {kind!r}: use templates or facets")
@@ -210,6 +213,8 @@ def draft(
         namer=Namer(glossary),
         tables=tables,
         sampler=sampler_for(connector) if connector is not None else None,
+        exclude=exclude,
+        views=views,
     )
     dialect = model.dialect
     drafts: list[Draft] = []
