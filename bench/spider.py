@@ -32,6 +32,7 @@ gold SQL of that database as the query log (``draft templates --workload FILE``)
     .venv/bin/python bench/spider.py --drafted --first 30
     .venv/bin/python bench/spider.py --drafted --workload --first 30
     .venv/bin/python bench/spider.py --drafted --workload --skip 30 --first 30   # databases 31-60
+    .venv/bin/python bench/spider.py --drafted --workload --holdout --first 30   # log: even cases, asked: odd
 
 Prepared sets are cached in ``--work`` by the hash of the curated
 set (delete the folder to redo ``draft values`` and ``parameterize``).
@@ -489,6 +490,12 @@ def add_drafted_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--workload", action="store_true", help="with --drafted: the kit's gold SQL is the query log"
     )
+    ap.add_argument(
+        "--holdout",
+        action="store_true",
+        help="with --drafted --workload: half of each database's gold SQL (even cases) is the log, "
+        "the other half (odd cases) the questions scored",
+    )
     ap.add_argument("--first", type=int, default=0, help="only the first N databases (sorted)")
     ap.add_argument("--skip", type=int, default=0, help="leave out the first N databases (before --first)")
     ap.add_argument("--max", type=int, default=None, help="with --drafted: draft templates --max N")
@@ -566,8 +573,12 @@ def drafted_main(args: argparse.Namespace) -> int:
     unknown = [d for d in dbs if d not in by_db]
     if unknown:
         raise SystemExit(f"no cases for {', '.join(unknown)}")
+    if args.holdout and not args.workload:
+        raise SystemExit("--holdout goes with --drafted --workload")
     runtime_args = {"threshold": args.threshold} if args.threshold is not None else {}
-    work = Path(args.work) / ("drafted-workload" if args.workload else "drafted")
+    work = Path(args.work) / (
+        "drafted-workload-holdout" if args.holdout else "drafted-workload" if args.workload else "drafted"
+    )
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     sets: dict[str, dict[str, Any]] = {}
@@ -577,10 +588,12 @@ def drafted_main(args: argparse.Namespace) -> int:
             progress.update(task, description=db_id)
             dsn = ensure_database(args.server, db_id, kit, DRAFTED_PREFIX)
             cases = by_db[db_id]
-            data, n, _rep = draft_set(dsn, db_id, cases, work, args.workload, args.max)
+            # held out: the log never holds the SQL of a question scored
+            logged, scored = (cases[0::2], cases[1::2]) if args.holdout else (cases, cases)
+            data, n, _rep = draft_set(dsn, db_id, logged, work, args.workload, args.max)
             notes += n
             sets[db_id] = data
-            asked = cases[: args.limit] if args.limit else cases
+            asked = scored[: args.limit] if args.limit else scored
             rows += score_database(db_id, asked, data, dsn, runtime_args)
             progress.advance(task)
     for n in notes:
@@ -599,7 +612,8 @@ def drafted_main(args: argparse.Namespace) -> int:
     else:
         print_summary(summary)
         print(
-            f"drafted{' with workload' if args.workload else ''}: right {right}/{len(rows)} = "
+            f"drafted{' with workload' if args.workload else ''}{' (held out)' if args.holdout else ''}: "
+            f"right {right}/{len(rows)} = "
             f"{100 * (summary['all_correct_rate'] or 0):.1f}%  wrong {summary['wrong']}/{len(rows)} = "
             f"{100 * (summary['wrong_rate'] or 0):.1f}%  templates drafted {summary['templates_drafted']}"
         )

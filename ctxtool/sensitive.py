@@ -12,7 +12,7 @@ strings, 32-128 hex digits: md5, sha1, sha256, sha512). A comment that says so c
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from ctxtool.connectors.profile import effective_type, type_category
@@ -98,16 +98,15 @@ def secret_columns(snapshot: dict[str, Any]) -> set[tuple[str, str]]:
     }
 
 
-def mentions_secret(sql: str, snapshot: dict[str, Any] | None = None) -> bool:
-    """Whether ``sql`` may read a secret column: a word of its text names a secret, it names a
-    column ``snapshot`` knows to be secret, or it selects ``*`` from a table holding one. A cheap
-    test on the text before :func:`reads_secret` parses it."""
+def mentions_secret(sql: str, known: Collection[tuple[str, str]] = ()) -> bool:
+    """Whether ``sql`` may read a secret column: a word of its text names a secret, it names one of
+    the ``known`` secret columns (:func:`secret_columns`), or it selects ``*`` from a table holding
+    one. A cheap test on the text before :func:`reads_secret` parses it."""
     ws = words(sql)
     if any(w in SECRET_WORDS for w in ws) or any(p in SECRET_PAIRS for p in zip(ws, ws[1:], strict=False)):
         return True
-    if not snapshot:
+    if not known:
         return False
-    known = secret_columns(snapshot)
     present = set(ws)
     return any(set(words(c)) <= present for _, c in known) or (
         "*" in sql and any(set(words(t)) <= present for t, _ in known)

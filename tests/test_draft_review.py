@@ -121,3 +121,59 @@ def test_review_rows_on_mariadb_with_a_limit(tmp_path, mariadb_samples_dsn):
     res = CliRunner().invoke(cli, ["review", str(path), "--dsn", mariadb_samples_dsn], input="k\n")
     assert res.exit_code == 0, res.output
     assert "A2 | A11" in res.stderr and "  ...\n" in res.stderr  # 5 of the 10 rows shown
+
+
+BULK = {
+    "templates": [
+        {"nl_query": "How many loans are there?", "sql": "SELECT COUNT(*) AS n FROM loan"},
+        {"nl_query": "How many loans per status?", "sql": "SELECT status, COUNT(*) FROM loan GROUP BY status"},
+        {"nl_query": "Average amount of loans", "sql": "SELECT AVG(amount) FROM loan"},
+        {"nl_query": "Which 10 loans are largest?", "sql": "SELECT loan_id FROM loan ORDER BY amount DESC LIMIT 10"},
+        {"nl_query": "Largest loan", "sql": "SELECT loan_id FROM loan ORDER BY amount DESC LIMIT 1"},
+        {"nl_query": "Largest loans", "sql": "SELECT loan_id FROM loan WHERE amount = (SELECT MAX(amount) FROM loan)"},
+        {"nl_query": "Districts of all accounts", "sql": "SELECT district_id FROM account"},
+        {"nl_query": "Accounts in Pisek", "sql": "SELECT a.account_id FROM account a JOIN district d ON d.district_id = a.district_id WHERE d.A2 = 'Pisek'"},
+    ],
+    "facets": [{"intent": "loans with status 'B'", "sql_snippet": "loan.status = 'B'"}],
+}  # fmt: skip
+
+
+def test_bulk_drop_and_keep_by_family_and_table(tmp_path):
+    from ctxtool.draft.review import ReviewSession, family_of
+
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(BULK, indent=2) + "\n")
+    session = ReviewSession(str(path))
+    families = [family_of(i, "postgres") for i in session.items()]
+    assert families == [
+        "count", "count-per", "aggregate", "top-n", "superlative", "superlative", "list", "lookup", "filter",
+    ]  # fmt: skip
+    runner = CliRunner()
+    r = runner.invoke(
+        cli,
+        [
+            "review",
+            str(path),
+            "--drop-family",
+            "superlative",
+            "--keep-table",
+            "district",
+            "--drop-table",
+            "x",
+        ],
+    )
+    assert r.exit_code == 0, r.output
+    assert "2 dropped, 1 kept; 6 left to review" in r.output
+    data = json.loads(path.read_text())
+    assert [t["nl_query"] for t in data["templates"]] == [
+        t["nl_query"] for t in BULK["templates"] if "Largest loan" not in t["nl_query"]
+    ]
+    # the kept one is not asked again; a drop by table reaches facets too
+    r = runner.invoke(cli, ["review", str(path), "--drop-table", "loan"])
+    assert "5 dropped, 0 kept; 1 left to review" in r.output, r.output
+    assert [t["nl_query"] for t in json.loads(path.read_text())["templates"]] == [
+        "Districts of all accounts", "Accounts in Pisek",
+    ]  # fmt: skip
+    assert json.loads(path.read_text())["facets"] == []
+    bad = runner.invoke(cli, ["review", str(path), "--drop-family", "nonsense"])
+    assert bad.exit_code == 2 and "use one of" in bad.output

@@ -347,17 +347,23 @@ def test_describer_survives_any_read_query(pg_model):
 
 
 @pytest.mark.postgres
-def test_schema_drafts_only_for_tables_the_workload_never_reads(pg_samples_dsn, tmp_path):
-    """What people ask about the tables they query is what they ran: schema drafts about those
-    tables would only compete with the workload's; tables it never reads still get drafts."""
+def test_workload_adds_to_the_schema_drafts(pg_samples_dsn, tmp_path):
+    """A log holds what was asked so far, not all that will be: its queries rank first and the
+    schema's families fill the rest, also about the tables it reads (issue 27)."""
     log = tmp_path / "log.sql"
     log.write_text("SELECT COUNT(*) FROM loan WHERE status = 'A';\nSELECT AVG(amount) FROM loan;\n")
     with connect(pg_samples_dsn) as conn:
         snap = build(conn, profile=True)
         result = draft("templates", snap, connector=conn, tables=["loan", "account"], workload=str(log))
-    origins = {d.origin for d in result.kept}
-    assert "workload" in origins and any(o.startswith("schema:") for o in origins)
-    schema = [d for d in result.kept if d.origin.startswith("schema:")]
-    assert all("account" in d.tables for d in schema), [(d.text, d.tables) for d in schema]
-    without = draft("templates", snap, tables=["loan", "account"])
-    assert any(d.tables == ["loan"] for d in without.kept)  # drafted when there is no workload
+        alone = draft("templates", snap, connector=conn, tables=["loan", "account"])
+    kept = result.kept
+    origins = [d.origin for d in kept]
+    assert origins[0] == "workload" and "workload" in origins
+    first_schema = next(i for i, o in enumerate(origins) if o.startswith("schema:"))
+    assert all(o == "workload" for o in origins[:first_schema])  # the log's questions first
+    assert any(d.tables == ["loan"] for d in kept if d.origin.startswith("schema:"))  # a table it reads
+    schema_sql = {d.item["sql"] for d in kept if d.origin.startswith("schema:")}
+    assert len(schema_sql) >= len(alone.kept) - 2  # nothing replaced (a same-SQL draft merges)
+    # --max cuts the schema's drafts, never the log's
+    capped = draft("templates", snap, tables=["loan", "account"], workload=str(log), max_templates=3)
+    assert [d.origin for d in capped.kept][:2] == ["workload", "workload"] and len(capped.kept) == 3

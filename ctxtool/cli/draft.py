@@ -40,6 +40,14 @@ def _options(func):
             multiple=True,
         ),
         click.option(
+            "--exclude",
+            default=None,
+            metavar="T1,T2.COL",
+            help="Leave out these tables and table.column columns (comma-separated, repeatable).",
+            multiple=True,
+        ),
+        click.option("--no-views", "no_views", is_flag=True, help="Draft no views or materialized views."),
+        click.option(
             "--glossary",
             default=None,
             type=click.Path(dir_okay=False),
@@ -95,6 +103,8 @@ def _run(
     fmt,
     workload=None,
     max_templates=None,
+    exclude=(),
+    no_views=False,
 ) -> None:
     from ctxtool.draft import draft
     from ctxtool.draft.merge import existing_items, merge_file
@@ -106,6 +116,8 @@ def _run(
     if fmt == "json" and not (output or merge_path):
         raise InputError("--format json prints the report on stdout: write the set with -o or --merge")
     names = [t.strip() for chunk in tables for t in chunk.split(",") if t.strip()] or None
+    left_out = [t.strip() for chunk in exclude or () for t in chunk.split(",") if t.strip()]
+    scope = {"exclude": left_out, "views": not no_views}
     llm = None
     if use_llm:
         from ctxtool.llm import ChatClient
@@ -132,6 +144,7 @@ def _run(
                     existing=existing,
                     max_templates=max_templates,
                     progress=lambda _d: bar.advance(task),
+                    **scope,
                 )
     else:
         from ctxtool import snapshot as snapshots
@@ -157,6 +170,7 @@ def _run(
             llm=llm,
             existing=existing,
             max_templates=max_templates,
+            **scope,
         )
     items = result.items()
     if merge_path:

@@ -22,10 +22,47 @@ ROWS_SHOWN = 5
     "--dialect", default=None, help="postgres, mysql or spanner (default: the --dsn's, else postgres)."
 )
 @click.option("--restart", is_flag=True, help="Forget earlier decisions and review every item again.")
-def command(file: str, dsn: str | None, dialect: str | None, restart: bool) -> None:
+@click.option("--drop-family", "drop_families", multiple=True, metavar="FAMILY",
+              help="Drop every pending item of this family (repeatable): count, count-per, aggregate, "
+                   "aggregate-per, top-n, superlative, lookup, list, filter (facets).")  # fmt: skip
+@click.option("--keep-family", "keep_families", multiple=True, metavar="FAMILY",
+              help="Keep every pending item of this family (repeatable).")  # fmt: skip
+@click.option("--drop-table", "drop_tables", multiple=True, metavar="TABLE",
+              help="Drop every pending item that reads this table (repeatable).")  # fmt: skip
+@click.option("--keep-table", "keep_tables", multiple=True, metavar="TABLE",
+              help="Keep every pending item that reads this table (repeatable).")  # fmt: skip
+def command(
+    file: str,
+    dsn: str | None,
+    dialect: str | None,
+    restart: bool,
+    drop_families: tuple[str, ...],
+    keep_families: tuple[str, ...],
+    drop_tables: tuple[str, ...],
+    keep_tables: tuple[str, ...],
+) -> None:
     """Review FILE item by item: see the question, the SQL and a few result rows, then keep, edit or
     drop it. Every decision is saved at once (atomically), so an interrupted review loses nothing
-    and the next run resumes where it stopped."""
+    and the next run resumes where it stopped. With --drop-/--keep-family or --drop-/--keep-table,
+    decide those items in bulk (a drop wins) and stop; review the rest in another run."""
+    from ctxtool.draft.review import FAMILIES
+
+    unknown = [f for f in (*drop_families, *keep_families) if f.lower() not in FAMILIES]
+    if unknown:
+        raise click.BadParameter(f"{unknown[0]!r}: use one of {', '.join(FAMILIES)}", param_hint="--*-family")
+    if drop_families or keep_families or drop_tables or keep_tables:
+        from ctxtool.dialects import normalize
+        from ctxtool.draft.review import ReviewSession
+
+        session = ReviewSession(file, normalize(dialect) if dialect else "postgres")
+        if restart:
+            session.restart()
+        dropped, kept = session.bulk(
+            drop_families=drop_families, keep_families=keep_families,
+            drop_tables=drop_tables, keep_tables=keep_tables,
+        )  # fmt: skip
+        console.info(f"{file}: {dropped} dropped, {kept} kept; {len(session.pending())} left to review")
+        return
     from ctxtool.dialects import normalize
     from ctxtool.draft.review import ReviewSession
 

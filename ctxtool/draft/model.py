@@ -272,13 +272,20 @@ class Model:
         namer: Namer | None = None,
         tables: Sequence[str] | None = None,
         sampler: Callable[[Table, Column], list[Any]] | None = None,
+        exclude: Sequence[str] = (),
+        views: bool = True,
     ) -> None:
+        """``tables``: only these; ``exclude``: leave out these tables and ``table.column`` columns
+        (``schema.`` first accepted; a key column stays, joins need it); ``views``: draft views and
+        materialized views too."""
         self.snapshot = snapshot
         self.dialect = normalize(snapshot.get("dialect") or snapshot.get("engine") or "postgres")
         self.namer = namer or Namer()
         self.sampler = sampler
         self._samples: dict[tuple[str, str], list[Any]] = {}
         wanted = {t.lower() for t in tables} if tables else None
+        excluded = {e.strip().lower() for e in exclude if e.strip()}
+        self._excluded_columns = excluded
         counts: dict[str, int] = {}
         for schema in snapshot.get("schemas") or []:
             for t in schema.get("tables") or []:
@@ -295,6 +302,11 @@ class Model:
                     and t["name"].lower() not in wanted
                     and (f"{schema.get('name')}.{t['name']}".lower() not in wanted)
                 ):
+                    continue
+                qualified = f"{schema.get('name')}.{t['name']}".lower()
+                if t["name"].lower() in excluded or qualified in excluded:
+                    continue
+                if not views and t.get("kind") in ("view", "materialized_view"):
                     continue
                 why = unreadable(t)
                 if why:
@@ -357,6 +369,9 @@ class Model:
             if secret and rc["name"].lower() not in pk | fk_cols:  # keys stay: joins need them
                 table.secrets.append((rc["name"], secret))
                 continue
+            named = {f"{raw['name']}.{rc['name']}".lower(), f"{schema}.{raw['name']}.{rc['name']}".lower()}
+            if named & self._excluded_columns and rc["name"].lower() not in pk | fk_cols:
+                continue  # --exclude table.column
             ctype = effective_type(rc)
             category = column_category(ctype)
             col = Column(

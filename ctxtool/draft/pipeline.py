@@ -168,17 +168,6 @@ def _redescriber(d: Draft, describer: Any) -> Callable[[str], str]:
     return redescribe
 
 
-def unread_by(drafts: list[Draft], workload: Workload | None) -> list[Draft]:
-    """The schema drafts worth adding to a workload's: those about a table the workload never reads.
-    What people ask about the tables they query is what they ran; a schema draft about the same
-    tables only competes with it for their questions (measured on the Spider kit: fewer right
-    answers and more wrong ones)."""
-    if workload is None:
-        return drafts
-    read = {t.lower() for q in workload.queries for t in q.tables}
-    return [d for d in drafts if not d.tables or any(t.lower() not in read for t in d.tables)]
-
-
 def coverage_of(templates: Sequence[dict[str, Any]], workload: Workload, dialect: str) -> Coverage:
     prints = set()
     for t in templates:
@@ -202,6 +191,8 @@ def draft(
     schema_drafts: bool = True,
     max_templates: int | None = DEFAULT_MAX,
     progress: Callable[[Draft], None] | None = None,
+    exclude: Sequence[str] = (),
+    views: bool = True,
 ) -> DraftResult:
     """Draft ``kind`` ("templates" or "facets") for ``snapshot``; check everything; return the result.
 
@@ -211,6 +202,7 @@ def draft(
     :class:`ctxtool.llm.ChatClient` for more proposals and better wording; ``existing`` items (of the
     set being merged into) count for coverage. Templates are ranked by how likely they are asked
     (:mod:`ctxtool.draft.ranking`), one per wording, and cut at ``max_templates`` (None: all).
+    ``exclude`` leaves out tables and ``table.column`` columns; ``views=False`` drafts no views.
     """
     if kind not in ("templates", "facets"):
         raise InputError(f"unknown draft kind {kind!r}: use templates or facets")
@@ -221,6 +213,8 @@ def draft(
         namer=Namer(glossary),
         tables=tables,
         sampler=sampler_for(connector) if connector is not None else None,
+        exclude=exclude,
+        views=views,
     )
     dialect = model.dialect
     drafts: list[Draft] = []
@@ -231,7 +225,9 @@ def draft(
             wl = group_statements(statements, dialect, known_tables=[t.name for t in model.tables])
             drafts.extend(draft_from_workload(model, wl))
         if schema_drafts:
-            drafts.extend(unread_by(draft_templates(model), wl))
+            # the schema's families fill in after the log's questions (ranked first): a log holds
+            # what was asked so far, not all that will be (see docs/draft.md, "The workload")
+            drafts.extend(draft_templates(model))
         drafts = rank_drafts(drafts, model.table_weights())
     else:
         if workload:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,6 +121,36 @@ class ReviewSession:
         self._save_progress()
         return list(res.problems)
 
+    def bulk(
+        self,
+        *,
+        drop_families: Sequence[str] = (),
+        keep_families: Sequence[str] = (),
+        drop_tables: Sequence[str] = (),
+        keep_tables: Sequence[str] = (),
+    ) -> tuple[int, int]:
+        """Drop (and keep, marking them reviewed) every pending item of these families or reading
+        these tables (see :func:`family_of`, :func:`tables_of`), saved once. A drop wins over a
+        keep. Returns ``(dropped, kept)``."""
+        dropf, keepf = {f.lower() for f in drop_families}, {f.lower() for f in keep_families}
+        dropt, keept = {t.lower() for t in drop_tables}, {t.lower() for t in keep_tables}
+        gone: list[ReviewItem] = []
+        kept = 0
+        for item in self.pending():
+            fam, tables = family_of(item, self.dialect), tables_of(item, self.dialect)
+            if fam in dropf or tables & dropt:
+                gone.append(item)
+            elif fam in keepf or tables & keept:
+                self.done.add(item.fingerprint)
+                kept += 1
+        for item in sorted(gone, key=lambda i: (i.key, i.index), reverse=True):
+            del self.data[item.key][item.index]  # from the end: the other indexes stay valid
+        if gone:
+            self._save()
+        if kept:
+            self._save_progress()
+        return len(gone), kept
+
     def _save(self) -> None:
         from ctxtool.setedit import file_indent
 
@@ -139,6 +170,70 @@ class ReviewSession:
     def finish(self) -> None:
         """Nothing to do: the side file stays, so the next run knows every item was decided
         (``--restart`` forgets it)."""
+
+
+# the families family_of() tells apart, for `review --drop-family/--keep-family`
+FAMILIES = (
+    "count", "count-per", "aggregate", "aggregate-per", "top-n", "superlative", "lookup", "list", "filter",
+)  # fmt: skip
+
+
+def tables_of(item: ReviewItem, dialect: str) -> set[str]:
+    """The tables (lower case, also ``schema.table``) an item's SQL reads."""
+    from ctxtool.errors import CtxtoolError
+    from ctxtool.sqlrefs import references
+
+    try:
+        refs = references(item.sql, dialect)  # a facet's condition names its columns' tables
+    except CtxtoolError:
+        return set()
+    out = {t.name.lower() for t in refs.tables} | {c.table.lower() for c in refs.columns}
+    out |= {f"{t.schema}.{t.name}".lower() for t in refs.tables if t.schema}
+    return out
+
+
+def family_of(item: ReviewItem, dialect: str) -> str:
+    """The family of an item read from its SQL's shape (the drafting families, coarsely): count,
+    count-per, aggregate, aggregate-per, top-n, superlative, lookup, list; a facet is a filter."""
+    if item.kind != "templates":
+        return "filter"
+    import sqlglot
+    from sqlglot import exp
+
+    from ctxtool.dialects import sqlglot_dialect
+
+    try:
+        tree = sqlglot.parse_one(item.sql, read=sqlglot_dialect(dialect))
+    except sqlglot.errors.SqlglotError:
+        return "list"
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if select is None:
+        return "list"
+    outer = [
+        a
+        for e in select.expressions
+        for a in e.find_all(exp.AggFunc)
+        if a.find_ancestor(exp.Select) is select
+    ]
+    grouped = select.args.get("group") is not None
+    limit = select.args.get("limit")
+    where = select.args.get("where")
+    count = any(isinstance(a, exp.Count) for a in outer)
+    if outer:
+        if grouped:
+            return "count-per" if count and len(outer) == 1 else "aggregate-per"
+        return "count" if count and len(outer) == 1 else "aggregate"
+    if limit is not None:
+        n = limit.expression if isinstance(limit, exp.Limit) else None
+        return "superlative" if isinstance(n, exp.Literal) and n.this == "1" else "top-n"
+    if where is not None and any(isinstance(s, exp.Select) for s in where.find_all(exp.Select)):
+        if any(isinstance(a, (exp.Max, exp.Min)) for a in where.find_all(exp.AggFunc)):
+            return "superlative"
+    if grouped:
+        return "count-per"
+    if where is not None:
+        return "lookup"
+    return "list"
 
 
 def preview_sql(item: ReviewItem, dialect: str) -> str | None:

@@ -33,7 +33,7 @@ from ctxtool.runtime.question.spelling import Speller
 from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.cache import compiled_set
 from ctxtool.runtime.templates.semantic import semantic_index
-from ctxtool.sensitive import mentions_secret, reads_secret
+from ctxtool.sensitive import mentions_secret, reads_secret, secret_columns
 
 DEFAULT_THRESHOLD = 0.7  # of the raw evidence
 CALIBRATED_THRESHOLD = 0.9  # of the calibrated probability (ctxtool.runtime.decide.confidence)
@@ -116,6 +116,7 @@ class Runtime:
         self.row_cap = row_cap
         self.object_list = {o.lower().split(".")[-1] for o in object_list} if object_list else None
         self._snapshot = snapshot
+        self._secrets: set[tuple[str, str]] | None = None  # the snapshot's secret columns
         self._llm = llm
         self._use_llm = use_llm
         # how the model is called (ctxtool.llm.settings): ModelSettings, or the explicit values of a
@@ -198,7 +199,9 @@ class Runtime:
         """Why ``sql`` would serve a secret column (:mod:`ctxtool.sensitive`), or None. The schema is
         read (introspected once, when none was given) only for SQL whose words name a secret."""
         snap = self._snapshot
-        if not mentions_secret(sql, snap):
+        if snap is not None and self._secrets is None:
+            self._secrets = secret_columns(snap)  # once: the snapshot does not change
+        if not mentions_secret(sql, self._secrets or set()):
             return None
         if snap is None:
             try:
