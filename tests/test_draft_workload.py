@@ -74,6 +74,25 @@ def test_grouping_keeps_read_queries_and_ranks_by_frequency():
     )
 
 
+def test_the_workload_keeps_what_the_read_only_gate_accepts():
+    """Read-only is the gate's verdict: a query that reads user tables but writes in a CTE, calls a
+    function off the allow-list or hides a MySQL executable comment is not drafted from."""
+    statements = [
+        ("WITH d AS (DELETE FROM loan RETURNING *) SELECT * FROM d", 1),
+        ("SELECT lo_import('/etc/hostname') FROM loan", 1),
+        ("SELECT COUNT(*) FROM loan WHERE status = 'A'", 2),
+    ]
+    wl = group_statements(statements, "postgres", known_tables=["loan"])
+    assert [q.count for q in wl.queries] == [2]  # control: the plain query is kept
+    reasons = dict(wl.skipped)
+    assert reasons[statements[0][0]] == "writes"
+    assert "lo_import()" in reasons[statements[1][0]]
+    hidden = "SELECT amount FROM loan /*! INTO OUTFILE '/tmp/x' */"
+    wl = group_statements([(hidden, 1), ("SELECT amount FROM loan", 1)], "mysql", known_tables=["loan"])
+    assert [q.count for q in wl.queries] == [1] and wl.skipped[0][0] == hidden
+    assert "comment" in wl.skipped[0][1]
+
+
 @pytest.fixture(scope="module")
 def pg_model(pg_samples_dsn):
     with connect(pg_samples_dsn) as conn:

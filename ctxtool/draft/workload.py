@@ -1,10 +1,10 @@
 """The query workload: what people actually ask the database, as a source of templates.
 
 Three sources: a query-log file (one statement per line, or ``;``-separated), PostgreSQL's
-``pg_stat_statements`` and MySQL/MariaDB's ``performance_schema`` statement digests. Only read-only
-``SELECT``s on the user's tables are kept; statements that differ only in their literals are merged
-(their *fingerprint* is the sqlglot tree with every literal and placeholder replaced by ``?``) and
-ranked by how often they ran. Digests that carry placeholders instead of values are given concrete
+``pg_stat_statements`` and MySQL/MariaDB's ``performance_schema`` statement digests. Only queries
+the read-only gate accepts (:func:`ctxtool.gate.check`) that read the user's tables are kept;
+statements that differ only in their literals are merged (their *fingerprint* is the sqlglot tree
+with every literal and placeholder replaced by ``?``) and ranked by how often they ran. Digests that carry placeholders instead of values are given concrete
 values from the profile, so every template drafted from them can be executed and checked.
 """
 
@@ -22,20 +22,17 @@ from sqlglot.errors import ParseError, TokenError
 
 from ctxtool.dialects import sqlglot_dialect
 from ctxtool.errors import CtxtoolError, InputError
+from ctxtool.gate import check as gate_check
+from ctxtool.gate.findings import INTO, LOCKING, NOT_READ_ONLY, SYNTAX
 from ctxtool.jsondoc import read_text
 
 SYSTEM_SCHEMAS = {"pg_catalog", "information_schema", "performance_schema", "mysql", "sys", "spanner_sys"}
-_WRITE_NODES = (
-    exp.Insert,
-    exp.Update,
-    exp.Delete,
-    exp.Merge,
-    exp.Create,
-    exp.Drop,
-    exp.Alter,
-    exp.Command,
-    exp.TruncateTable,
-)
+# what the workload says when the gate refuses a statement (by the gate's first finding's rule)
+_GATE_REASONS = {
+    SYNTAX: "cannot be parsed",
+    INTO: "SELECT INTO or FOR UPDATE",
+    LOCKING: "SELECT INTO or FOR UPDATE",
+}
 
 
 @dataclass
@@ -191,17 +188,19 @@ def parse(sql: str, dialect: str) -> exp.Expression | None:
     return tree
 
 
-def read_only_reason(tree: exp.Expression | None) -> str | None:
-    """Why a statement is not a read-only query of user tables (None when it is one)."""
+def read_only_reason(sql: str, tree: exp.Expression | None, dialect: str) -> str | None:
+    """Why a statement is not a read-only query of user tables (None when it is one). Read-only is
+    the gate's verdict (:func:`ctxtool.gate.check`, the same check every statement passes before it
+    reaches the database), so the workload drafts nothing the connectors would refuse; the rest is
+    the workload's own: a query of no table or of system catalogs is not one to draft from."""
+    verdict = gate_check(sql, dialect)
+    if not verdict.ok:
+        first = verdict.findings[0]
+        if first.code == NOT_READ_ONLY:
+            return "writes" if isinstance(tree, (exp.Select, exp.SetOperation)) else "not a SELECT"
+        return _GATE_REASONS.get(first.code, first.message)
     if tree is None:
         return "cannot be parsed"
-    if not isinstance(tree, (exp.Select, exp.SetOperation)):
-        return "not a SELECT"
-    if tree.find(*_WRITE_NODES):
-        return "writes"
-    for sel in tree.find_all(exp.Select):
-        if sel.args.get("into") or sel.args.get("locks"):
-            return "SELECT INTO or FOR UPDATE"
     tables = list(tree.find_all(exp.Table))
     if not tables:
         return "reads no table"
@@ -271,7 +270,7 @@ def group_statements(
     for sql, count in statements:
         total += 1
         tree = parse(sql, dialect)
-        reason = read_only_reason(tree)
+        reason = read_only_reason(sql, tree, dialect)
         if reason:
             skipped.append((sql, reason))
             continue
