@@ -145,9 +145,12 @@ def test_mysql_comments_the_server_would_run_are_refused(mariadb_dsn, tmp_path, 
         assert hostname not in json.dumps(ans.to_dict(), default=str)
         ok = rt.ask(control)
         assert ok.status == "answered" and ok.rows == [[1]]
-    # validate reports the same finding, so the set fails CI
+    # validate reports the same finding, so the set fails CI; publish refuses it
     r = CliRunner().invoke(cli, ["validate", str(path), "--dialect", "mysql"])
     assert r.exit_code == 1 and "CTX208" in r.output
+    home = {"CTXTOOL_HOME": str(tmp_path / "home")}
+    r = CliRunner(env=home).invoke(cli, ["publish", str(path), "--name", "probe", "--dialect", "mysql"])
+    assert r.exit_code == 1 and "CTX208" in r.output and "publish again" in r.output, r.output
 
 
 # -- a hostile model ------------------------------------------------------------------------------
@@ -394,3 +397,29 @@ def test_template_advisory_lock_leaves_no_lock(financial_dsn, tmp_path, sql):
         assert "advisory" in (ans.error or "") and "CTX207" in (ans.error or "")
         control = rt.ask(CONTROL_QUESTION)
         assert control.status == "answered" and control.rows
+
+
+# -- through MCP alone: mutate_set writes a template that hides its start, ask runs it ----------------
+
+
+@pytest.mark.postgres
+def test_mcp_mutate_set_then_ask_cannot_write(financial_dsn, tmp_path):
+    table = unique_name("ctx_probe_mcpmut")
+    question = "Rebuild the report cache"
+    hidden = f"/* /* */ # */ CREATE TABLE {table} AS SELECT 1 AS x"
+    (tmp_path / "set.json").write_text((ROOT / RUNTIME_SET).read_text())
+    before = (tmp_path / "set.json").read_text()
+    add = [{"op": "add", "kind": "templates", "item": _template(question, hidden)}]
+    with stdio(cwd=tmp_path) as client:
+        failed, out = client.call("mutate_set", {"path": "set.json", "operations": add, "dialect": "mysql"})
+        assert "CTX208" in json.dumps(out) and (failed or not out["written"]), out
+        assert (tmp_path / "set.json").read_text() == before  # the set is not changed
+        _set_with(tmp_path / "set.json", question, hidden)  # written by other means: ask still refuses
+        failed, ans = client.call("ask", {"question": question, "context": "set.json", "dsn": financial_dsn})
+        assert failed and ans["status"] == "error" and "refused by the read-only gate" in ans["error"]
+        assert "CTX208" in ans["error"] and not ans["executed"]
+        assert not _table_exists(financial_dsn, table)
+        control = client.ok(
+            "ask", {"question": CONTROL_QUESTION, "context": "set.json", "dsn": financial_dsn}
+        )
+        assert control["status"] == "answered" and control["rows"]
