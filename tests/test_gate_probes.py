@@ -1,7 +1,8 @@
 """The issue-24 probes against the real servers: hostile templates through `ctxtool ask --context`, a
 hostile model (the scripted OpenAI-compatible server answering with harmful SQL), golden SQL that
-writes in `ctxtool eval`, and `validate` on templates calling lo_import, dblink or a writing user
-function. Each test proves the effect did not happen (the table, file, large object or lock is
+writes in `ctxtool eval` and the MCP `eval` tool, hostile value searches and probe values in
+`test-values --probe`, advisory locks in templates, and `validate` on templates calling lo_import,
+dblink or a writing user function. Each test proves the effect did not happen (the table, file, large object or lock is
 absent) and that the ordinary read-only answer on the same path still works."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ctxtool.cli import cli
 from ctxtool.runtime import Runtime
 from tests.backends import unique_name
 from tests.fake_llm import reply, tool_call
+from tests.mcp_client import stdio
 from tests.rt_support import RUNTIME_SET
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,15 +139,18 @@ def test_mysql_comments_the_server_would_run_are_refused(mariadb_dsn, tmp_path, 
     path.write_text(json.dumps(data))
     with Runtime(str(path), dsn=mariadb_dsn, use_llm=False) as rt:
         ans = rt.ask(question)
-        assert ans.status == "error" and "refused by the read-only gate" in (ans.error or "")
+        assert ans.status == "error" and "refused by the read-only gate" in (ans.error or ""), ans.explanation
         assert not ans.rows and not target.exists()
         hostname = Path("/etc/hostname").read_text().strip()
         assert hostname not in json.dumps(ans.to_dict(), default=str)
         ok = rt.ask(control)
         assert ok.status == "answered" and ok.rows == [[1]]
-    # validate reports the same finding, so the set fails CI
+    # validate reports the same finding, so the set fails CI; publish refuses it
     r = CliRunner().invoke(cli, ["validate", str(path), "--dialect", "mysql"])
     assert r.exit_code == 1 and "CTX208" in r.output
+    home = {"CTXTOOL_HOME": str(tmp_path / "home")}
+    r = CliRunner(env=home).invoke(cli, ["publish", str(path), "--name", "probe", "--dialect", "mysql"])
+    assert r.exit_code == 1 and "CTX208" in r.output and "publish again" in r.output, r.output
 
 
 # -- a hostile model ------------------------------------------------------------------------------
@@ -271,3 +276,150 @@ def test_validate_refuses_lo_import_dblink_and_a_writing_user_function(financial
         with psycopg.connect(financial_dsn, autocommit=True) as conn:
             conn.execute(f"DROP FUNCTION IF EXISTS {table}_write()")
             conn.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+# -- the MCP `eval` tool (the MCP SDK client over stdio) -------------------------------------------
+
+
+@pytest.mark.postgres
+def test_mcp_eval_golden_sql_that_writes_is_refused(financial_dsn, tmp_path):
+    table = unique_name("ctx_probe_mcpgold")
+    golden = [
+        {"id": "bad", "nlq": CONTROL_QUESTION, "golden_sql": f"CREATE TABLE {table} AS SELECT 1 AS x"},
+        {
+            "id": "hidden",
+            "nlq": CONTROL_QUESTION,
+            "golden_sql": f"/* /* */ # */ CREATE TABLE {table} AS SELECT 1 AS x",
+        },
+        {"id": "lo", "nlq": CONTROL_QUESTION, "golden_sql": "SELECT lo_import('/etc/hostname')"},
+        {
+            "id": "good",
+            "nlq": CONTROL_QUESTION,
+            "golden_sql": "SELECT COUNT(*) FROM client c JOIN district d ON c.district_id = d.district_id "
+            "WHERE d.\"A2\" = 'Kladno'",
+        },
+    ]
+    (tmp_path / "golden.json").write_text(json.dumps(golden))
+    (tmp_path / "set.json").write_text((ROOT / RUNTIME_SET).read_text())
+    objects_before = _large_objects(financial_dsn)
+    with stdio(cwd=tmp_path) as client:  # the server's workspace: its files stay there
+        report = client.ok(
+            "eval", {"golden": "golden.json", "context": "set.json", "dsn": financial_dsn, "verbose": True}
+        )
+    items = {i["id"]: i for i in report["questions"]}
+    for refused in ("bad", "hidden", "lo"):
+        assert items[refused]["outcome"] == "golden_error", items[refused]
+        assert "refused by the read-only gate" in items[refused]["detail"]
+    assert "CTX208" in items["hidden"]["detail"] and "lo_import" in items["lo"]["detail"]
+    assert not _table_exists(financial_dsn, table)
+    assert _large_objects(financial_dsn) == objects_before
+    assert items["good"]["outcome"] == "correct"  # the ordinary golden item is still scored
+
+
+# -- `test-values --probe`: hostile value searches and a hostile probe value -----------------------
+
+
+def _value_search(query: str, concept: str) -> dict:
+    return {"query": query, "concept_type": concept, "description": concept}
+
+
+@pytest.mark.postgres
+def test_probe_of_hostile_value_searches_has_no_effect(financial_dsn, tmp_path):
+    table = unique_name("ctx_probe_vs")
+    lock = 424299
+    region = str(_scalar(financial_dsn, 'SELECT "A3" FROM district ORDER BY district_id LIMIT 1'))
+    good = (
+        "SELECT $value AS value, 'district.A3' AS columns, 'Region' AS concept_type, 0 AS distance, "
+        "'{}'::text AS context FROM district T WHERE T.\"A3\" = $value"
+    )
+    hostile = [
+        _value_search(f"{good}; CREATE TABLE {table}(x int)", "Two statements"),
+        _value_search(
+            f"SELECT $value AS value, 'x' AS columns, 'Lock' AS concept_type, 0 AS distance, "
+            f"'{{}}'::text AS context FROM district WHERE pg_advisory_lock({lock}) IS NOT NULL",
+            "Lock",
+        ),
+        _value_search(
+            "SELECT lo_import($value) AS value, 'x' AS columns, 'Import' AS concept_type, 0 AS distance, "
+            "'{}'::text AS context",
+            "Import",
+        ),
+    ]
+    path = tmp_path / "values.json"
+    path.write_text(json.dumps({"value_searches": [_value_search(good, "Region"), *hostile]}))
+    objects_before = _large_objects(financial_dsn)
+    for value in (f"x'; CREATE TABLE {table}(x int); --", "/etc/hostname", region):
+        r = CliRunner().invoke(
+            cli, ["test-values", str(path), "--dsn", financial_dsn, "--probe", value, "--format", "json"]
+        )
+        out = json.loads(r.stdout)
+        assert r.exit_code == 1  # a search failed: the hostile ones
+        region_search, *refused = out["searches"]
+        assert region_search["error"] is None
+        assert [row["value"] for row in region_search["rows"]] == ([region] if value == region else [])
+        for search, named in zip(
+            refused, ("more than one statement", "pg_advisory_lock", "lo_import"), strict=True
+        ):
+            assert "refused by the read-only gate" in search["error"] and named in search["error"]
+            assert not search["rows"]
+    assert not _table_exists(financial_dsn, table)
+    assert _large_objects(financial_dsn) == objects_before
+    held = _scalar(
+        financial_dsn, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s", (lock,)
+    )
+    assert held == 0
+
+
+# -- an advisory lock in a template, through ask -----------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT pg_advisory_lock({lock})",
+        "SELECT district_id FROM district WHERE pg_try_advisory_lock({lock})",
+        "SELECT district_id FROM district WHERE pg_advisory_xact_lock_shared({lock}) IS NULL",
+    ],
+)
+def test_template_advisory_lock_leaves_no_lock(financial_dsn, tmp_path, sql):
+    lock = 424300 + len(sql)
+    question = "Reserve the nightly batch slot"
+    path = _set_with(tmp_path / "lock.json", question, sql.format(lock=lock))
+    with Runtime(str(path), dsn=financial_dsn, use_llm=False) as rt:
+        ans = rt.ask(question)
+        # the runtime's pooled sessions are still open: a lock taken on one would be held now
+        held = _scalar(
+            financial_dsn, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = %s", (lock,)
+        )
+        assert held == 0
+        assert ans.status == "error" and "refused by the read-only gate" in (ans.error or ""), ans.explanation
+        assert "advisory" in (ans.error or "") and "CTX207" in (ans.error or "")
+        control = rt.ask(CONTROL_QUESTION)
+        assert control.status == "answered" and control.rows
+
+
+# -- through MCP alone: mutate_set writes a template that hides its start, ask runs it ----------------
+
+
+@pytest.mark.postgres
+def test_mcp_mutate_set_then_ask_cannot_write(financial_dsn, tmp_path):
+    table = unique_name("ctx_probe_mcpmut")
+    question = "Rebuild the report cache"
+    hidden = f"/* /* */ # */ CREATE TABLE {table} AS SELECT 1 AS x"
+    (tmp_path / "set.json").write_text((ROOT / RUNTIME_SET).read_text())
+    before = (tmp_path / "set.json").read_text()
+    add = [{"op": "add", "kind": "templates", "item": _template(question, hidden)}]
+    with stdio(cwd=tmp_path) as client:
+        failed, out = client.call("mutate_set", {"path": "set.json", "operations": add, "dialect": "mysql"})
+        assert "CTX208" in json.dumps(out) and (failed or not out["written"]), out
+        assert (tmp_path / "set.json").read_text() == before  # the set is not changed
+        _set_with(tmp_path / "set.json", question, hidden)  # written by other means: ask still refuses
+        failed, ans = client.call("ask", {"question": question, "context": "set.json", "dsn": financial_dsn})
+        assert failed and ans["status"] == "error" and "refused by the read-only gate" in ans["error"]
+        assert "CTX208" in ans["error"] and not ans["executed"]
+        assert not _table_exists(financial_dsn, table)
+        control = client.ok(
+            "ask", {"question": CONTROL_QUESTION, "context": "set.json", "dsn": financial_dsn}
+        )
+        assert control["status"] == "answered" and control["rows"]
