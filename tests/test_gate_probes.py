@@ -84,7 +84,7 @@ def test_template_that_writes_is_refused_and_writes_nothing(financial_dsn, tmp_p
     question = "Run the maintenance report"
     path = _set_with(tmp_path / "hostile.json", question, sql.format(t=table, db=db))
     code, ans = _ask(question, path, financial_dsn)
-    assert ans["status"] == "error" and code != 0
+    assert ans["status"] == "error" and code == 4  # refused: the documented exit code
     assert "refused by the read-only gate" in ans["error"] and finding in ans["error"]
     assert not _table_exists(financial_dsn, table)
     # the ordinary read-only answer on the same path still works
@@ -98,7 +98,7 @@ def test_copy_to_program_never_runs(financial_dsn, tmp_path):
     question = "Export the audit trail"
     path = _set_with(tmp_path / "copy.json", question, f"COPY (SELECT 1) TO PROGRAM 'touch {marker}'")
     code, ans = _ask(question, path, financial_dsn)
-    assert ans["status"] == "error" and "COPY" in ans["error"] and "CTX202" in ans["error"]
+    assert code == 4 and ans["status"] == "error" and "COPY" in ans["error"] and "CTX202" in ans["error"]
     assert not marker.exists()
     code, ans = _ask(CONTROL_QUESTION, path, financial_dsn)
     assert code == 0 and ans["status"] == "answered"

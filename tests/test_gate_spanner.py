@@ -48,7 +48,7 @@ def test_a_function_off_the_spanner_allow_list_is_refused_by_ask_and_validate(sp
     path.write_text(json.dumps(data))
 
     code, ans = _ask(QUESTION, path, spanner_samples_dsn)
-    assert code != 0 and ans["status"] == "error" and not ans.get("rows")
+    assert code == 4 and ans["status"] == "error" and not ans.get("rows")
     assert "refused by the read-only gate" in ans["error"]
     assert "CTX207" in ans["error"] and "BIT_REVERSE" in ans["error"] and "spanner" in ans["error"]
     # control: the ordinary template of the same set is answered on the same path

@@ -11,7 +11,7 @@ import click
 from ctxtool import console
 from ctxtool.cli._runtime_opts import make_runtime, runtime_options
 from ctxtool.cli.conversation import ask_in_conversation, conversation_options
-from ctxtool.errors import EXIT_DATABASE, EXIT_FINDINGS
+from ctxtool.errors import EXIT_DATABASE, EXIT_FINDINGS, EXIT_REFUSED
 from ctxtool.runtime.answer import ACTIONS, Answer, jsonable
 
 
@@ -84,7 +84,8 @@ def render(ans: Answer, fmt: str) -> None:
 def command(
     question: str, action: str, fmt: str, conversation_id: str | None, conversation_store: str | None, **opts
 ) -> None:
-    """Answer QUESTION from a context set (exit 1 when there is no confident answer, 3 on a database error)."""
+    """Answer QUESTION from a context set (exit 1 when there is no confident answer, 3 on a database error,
+    4 when the read-only gate refused the SQL)."""
     need_dsn = action not in ("showsql", "explainsql", "showprompt", "chat")
     with make_runtime(**opts, need_dsn=need_dsn) as rt:
         if rt.connector is not None and opts.get("dsn"):
@@ -99,6 +100,6 @@ def command(
             ans = rt.ask(question, action=action)
     render(ans, fmt)
     if ans.status == "error":
-        raise SystemExit(EXIT_DATABASE)
+        raise SystemExit(EXIT_REFUSED if ans.refused else EXIT_DATABASE)
     if ans.status != "answered":
         raise SystemExit(EXIT_FINDINGS)

@@ -73,6 +73,7 @@ class Answer:
     warnings: list[str] = field(default_factory=list)
     timings_ms: dict[str, float] = field(default_factory=dict)
     model_calls: list[dict[str, Any]] | None = None  # at the debug/detailed message level
+    refused: bool = False  # the error is the read-only gate's refusal of the SQL (exit code 4)
 
     @property
     def answered(self) -> bool:

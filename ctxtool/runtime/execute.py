@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from ctxtool.errors import DatabaseError, InputError
+from ctxtool.gate import GateRefused
 from ctxtool.runtime.answer import Answer
 
 
@@ -26,6 +27,7 @@ def run(connector: Any, ans: Answer, row_cap: int) -> None:
             raise
         ans.status = "error"
         ans.error = str(exc)
+        ans.refused = isinstance(exc, GateRefused)
         ans.text = f"The query failed: {exc}"
         return
     finally:
