@@ -135,7 +135,10 @@ def reads_secret(sql: str, dialect: str, snapshot: dict[str, Any] | None = None)
     except CtxtoolError:
         hit = next((w for w in words(sql) if w in SECRET_WORDS), None)
         return f"it names {hit!r}: secrets are never served" if hit else None
+    served = {c.name.lower() for c in tree.find_all(exp.Column) if _serves(c, exp)}
     for ref in refs.columns:
+        if ref.column.lower() not in served:
+            continue  # a join key or a subquery's link: its values never reach the answer
         column = columns.get((ref.table.lower(), ref.column.lower()))
         why = secret_column(column) if column is not None else secret_by_name(ref.column)
         if why:
@@ -147,3 +150,23 @@ def reads_secret(sql: str, dialect: str, snapshot: dict[str, Any] | None = None)
                 if table == use.name.lower() and secret_column(column):
                     return f"it reads every column of {use.name}, {name} among them: secrets are never served"
     return None
+
+
+def _serves(column: Any, exp: Any) -> bool:
+    """Whether a column reference can put its values in front of someone: it is returned (not inside
+    a WHERE, HAVING, JOIN, ORDER BY or GROUP BY), or compared there with constants or parameters only
+    (``password = $1`` answers guesses). Compared with another column (a join, ``ssn IN (SELECT ssn
+    ...)``), its values stay in the database."""
+    comparison = None
+    node, child = column.parent, column
+    while node is not None:
+        if comparison is None and isinstance(node, exp.Predicate):
+            comparison = (node, child)
+        if isinstance(node, exp.Where | exp.Having | exp.Join | exp.Order | exp.Group):
+            if comparison is None:
+                return False
+            pred, side = comparison
+            others = [v for k, v in pred.args.items() if v is not side and isinstance(v, exp.Expression)]
+            return not any(o.find(exp.Column) or o.find(exp.Subquery) for o in others)
+        node, child = node.parent, node
+    return True

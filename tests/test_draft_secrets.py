@@ -138,3 +138,24 @@ def test_ask_never_serves_a_secret(secrets_dsn, tmp_path):
         ans = rt.ask("List the passwords of all staff", action="runsql")
         assert ans.status != "answered" and not ans.executed
         assert rt.ask("List the names of all staff", action="runsql").status == "answered"
+
+
+def test_a_secret_used_only_to_join_is_not_served():
+    """A key that links rows (a join, a subquery's link) never puts its values in the answer; returned,
+    or compared with a constant or a parameter (which answers guesses), it does."""
+    assert (
+        reads_secret(
+            "SELECT t1.name FROM scientists t1 JOIN assigned t2 ON t1.ssn = t2.scientist", "postgres"
+        )
+        is None
+    )
+    assert (
+        reads_secret(
+            "SELECT name FROM scientists WHERE ssn NOT IN (SELECT scientist FROM assigned)", "postgres"
+        )
+        is None
+    )
+    assert reads_secret("SELECT name FROM scientists WHERE ssn = $1", "postgres")
+    assert reads_secret("SELECT name FROM staff WHERE lower(password) LIKE 'a%'", "postgres")
+    assert reads_secret("SELECT max(password) FROM staff", "postgres")
+    assert reads_secret("WITH x AS (SELECT password FROM staff) SELECT * FROM x", "postgres")
