@@ -219,8 +219,8 @@ def compose_stage(a: Asking) -> None:
         cand.findings.extend(findings)
         a.decision = Decision("none", reason=findings[0].reason)
         return
-    elif not reading.composes or not reading.uses_everything(q.text):
-        return
+    elif not reading.composes or not reading.needed() or not reading.uses_everything(q.text):
+        return  # (a declined candidate is composed for a time, a number or a value, not an order alone)
     else:
         edits = reading.edits.edits
     composed = composition.composed_plan(reading, base, rt.dialect, graph, rt.allowed_objects(), edits)

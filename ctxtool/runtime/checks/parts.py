@@ -41,19 +41,29 @@ def unasked_computation(q: Question, c: Candidate, facts: TemplateFacts) -> Find
     """The template computes what the question does not ask: one row per group where the question
     asks for no groups, or a measure where it lists rows; the answer would be another one.
 
-    Asked of a template the answer would edit (a time, a number or a value added) or whose
+    Asked of a template the answer would edit (a time, a number or a value added), or of one whose
     wording leaves a word of what the question measures unexplained ("How many units of chai ...?"
-    against "How many units of each product were sold?"); otherwise the matcher's checks weigh it. Fails: "What is the total amount paid in 2006?"
-    against "What is the total amount paid per rental?". Passes: "What is the total amount paid per
-    rental in 2006?" against the same template."""
+    against "How many units of each product were sold?": then only its groups and its measure
+    count, and a question that says "each" or "per" asks for groups); otherwise the matcher's checks
+    weigh it. Fails: "What is the total amount paid in 2006?" against "What is the total amount paid
+    per rental?". Passes: "What is the total amount paid per rental in 2006?" against the same
+    template."""
     r = c.composition
-    if r is None or not (r.needed() or r.measures_unexplained(q.text)):
+    if r is None:
+        return None
+    edited = bool(r.needed())
+    if not edited and not r.measures_unexplained(q.text):
         return None  # a template whose wording says every word, and that no edit adds to, is the matcher's
-    # a template that returns its groups' keys and no measure ("the hometowns shared by at least two
-    # teachers": GROUP BY ... HAVING) lists values; only groups it measures answer per group
-    found = [
-        m for m in r.edits.mismatch if facts.outer_aggregates or not m.startswith("the template answers per")
-    ]
+    found = []
+    for m in r.edits.mismatch:
+        per_group = m.startswith("the template answers per")
+        # a template that returns its groups' keys and no measure ("the hometowns shared by at least
+        # two teachers": GROUP BY ... HAVING) lists values; only groups it measures answer per group
+        if per_group and (not facts.outer_aggregates or "__each" in q.operators):
+            continue
+        if not edited and not (per_group or m.startswith("the template computes a")):
+            continue  # (which of a table read twice a condition is on matters to an edit only)
+        found.append(m)
     if not found:
         return None
     return Finding(replace(r.edits, unused=[], mismatch=found).decline(r.closest))
