@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from ctxtool.english.literals import find_literals  # noqa: E402
 from ctxtool.runtime import Runtime  # noqa: E402
-from ctxtool.runtime.question.literals import find_literals  # noqa: E402
 from ctxtool.runtime.question.question import Question  # noqa: E402
 from ctxtool.runtime.question.values import entities_of  # noqa: E402
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ctxtool.english.literals import find_literals
 from ctxtool.runtime.checks import CATALOGUE
 from ctxtool.runtime.matching.candidate import Candidate, FacetUse, Finding
-from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.values import Entity, entities_of
 from ctxtool.runtime.templates.compile import compile_item

@@ -2,8 +2,10 @@
 templates and what the check finds (as sqlfluff's ``std_rule_cases``): ``fails`` (a part of the
 reason, and optionally the ``factor``) or nothing (the check passes). Each case runs the matcher on
 its own small set (the template, ``others`` beside it, ``facets``; ``links``: values a value search
-would have found) and reads the check's finding on the template's candidate. Every registered check
-has a failing and a passing case, and docs/runtime.md describes every one."""
+would have found) and reads the check's finding on the template's candidate; a check of the
+``compose`` phase reads the candidate's bound SQL against the question's typed parts on the case's
+``schema`` (``tests/data/check_schemas.json``), as the runtime's compose stage does. Every registered
+check has a failing and a passing case, and docs/runtime.md describes every one."""
 
 from __future__ import annotations
 
@@ -13,17 +15,21 @@ from typing import Any
 
 import pytest
 
+from ctxtool.compose import SchemaGraph
+from ctxtool.english.literals import find_literals
 from ctxtool.runtime.checks import CATALOGUE
+from ctxtool.runtime.composition import review
 from ctxtool.runtime.matching.candidate import Candidate
 from ctxtool.runtime.matching.matcher import Matcher
+from ctxtool.runtime.plan import plan_from
 from ctxtool.runtime.question.linking import LinkedValue
-from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.values import entities_of
 from tests.checks_support import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "data" / "checks"
+SCHEMAS = json.loads((ROOT / "tests" / "data" / "check_schemas.json").read_text())
 
 
 def _cases() -> list[tuple[str, str, dict[str, Any]]]:
@@ -74,14 +80,21 @@ def candidate_of(case: dict[str, Any]) -> tuple[Question, Candidate | None]:
         vocabulary=matcher.set_facts,
     )
     q, cands = matcher.rank(q, limit=len(matcher.templates))
-    return q, next((c for c in cands if c.template.index == 0), None)
+    cand = next((c for c in cands if c.template.index == 0), None)
+    if cand is not None and "schema" in case:  # the compose stage's reading of the chosen candidate
+        graph = SchemaGraph.build(
+            (t, [tuple(c) for c in cols], fks) for t, cols, fks in SCHEMAS[case["schema"]]
+        )
+        base = plan_from(cand, list(q.values), "postgres")
+        cand.findings.extend(review(q, cand, base.sql, base.params, "postgres", graph))
+    return q, cand
 
 
 @pytest.mark.parametrize(("check", "name", "case"), ALL, ids=[f"{c}:{n}" for c, n, _ in ALL])
 def test_check_case(check: str, name: str, case: dict[str, Any]) -> None:
     assert check in CATALOGUE, f"no check named {check!r} is registered"
     _, cand = candidate_of(case)
-    if CATALOGUE[check].factor == 0 and "fails" in case:
+    if CATALOGUE[check].factor == 0 and CATALOGUE[check].phase != "compose" and "fails" in case:
         assert cand is None, f"{check} should veto the template"
         return
     assert cand is not None, "the template is no candidate for the question"

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from ctxtool import gate
 from ctxtool.cli import cli
 from ctxtool.english.content import content_tokens
+from ctxtool.english.literals import find_literals
 from ctxtool.errors import InputError
 from ctxtool.placeholders import find_sql_placeholders
 from ctxtool.runtime import AskContext, ModelRequired, Runtime
 from ctxtool.runtime.decide.confidence import LEAD_CREDIT
-from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.compile import compile_item
 from tests.fake_llm import reply, tool_call
@@ -246,8 +246,20 @@ def test_uncovered_question_is_declined_not_guessed(financial_runtime):
     ans = financial_runtime.ask("How many flights depart from London Heathrow?")
     assert ans.status == "declined" and ans.sql is None and not ans.executed
     assert "No confident answer" in ans.text
-    # a value nothing uses makes the runtime ask back instead of dropping the condition
+    # a value no template uses is a condition added to the closest template's query (composition),
+    # never dropped: the accounts opened in 1996 in Pisek, and the answer says how it was built
     ans = financial_runtime.ask("How many accounts in Pisek were opened in 1996?")
+    assert ans.status == "answered" and ans.source == "composed"
+    assert sorted(map(str, ans.params)) == ["1996", "Pisek"]
+    assert "How many accounts were opened in $1?" in ans.explanation and "'Pisek'" in ans.explanation
+    gold = financial_runtime.connector.query(
+        "SELECT COUNT(*) FROM account a JOIN district d USING (district_id) "
+        "WHERE d.\"A2\" = 'Pisek' AND EXTRACT(YEAR FROM a.date) = 1996",
+        None,
+    )
+    assert ans.executed and [list(r) for r in ans.rows] == [list(r) for r in gold.rows]
+    # a month of no year cannot be used: asked back or declined, never answered without it
+    ans = financial_runtime.ask("How many accounts in Pisek were opened in March?")
     assert ans.status in ("disambiguate", "declined") and not ans.executed
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from ctxtool.english.content import content_tokens, operator_spans
+from ctxtool.english.literals import find_literals
 from ctxtool.runtime.checks.operators import word_agreement
 from ctxtool.runtime.checks.values import stated_by
 from ctxtool.runtime.matching.binding import bind_slots, param_value
 from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.matching.stated import split_names, stated_values
 from ctxtool.runtime.question.linking import LinkedValue
-from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.values import Entity, entities_of
 from ctxtool.runtime.templates.compile import compile_item, facts_of
 from tests.checks_support import rank, read

@@ -90,8 +90,8 @@ def named():
 
 
 def _factors(rt, question: str, index: int, value: tuple[str, str] | None = None) -> dict:
+    from ctxtool.english.literals import find_literals
     from ctxtool.runtime.question.linking import LinkedValue
-    from ctxtool.runtime.question.literals import find_literals
     from ctxtool.runtime.question.values import entities_of
 
     lits = find_literals(question)

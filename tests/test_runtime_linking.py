@@ -10,8 +10,8 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from typing import Any
 
+from ctxtool.english.literals import find_literals
 from ctxtool.runtime.question.linking import ValueLinker, candidate_phrases
-from ctxtool.runtime.question.literals import find_literals
 
 STORED = {
     "Marisol": "shop.buyer_name",

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from ctxtool.english.literals import find_literals
 from ctxtool.english.spelling import edits1 as _edits1
 from ctxtool.english.tokens import is_verb
 from ctxtool.runtime.matching.candidate import Finding
 from ctxtool.runtime.matching.matcher import Matcher
-from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.values import entities_of
 from ctxtool.runtime.templates.compile import compile_item, facts_of
@@ -252,7 +252,7 @@ def test_a_number_the_template_compares_with_as_written_is_used():
 
 
 def test_a_stated_number_the_template_compares_with_is_no_value_left_out():
-    from ctxtool.runtime.question.literals import Literal
+    from ctxtool.english.literals import Literal
     from ctxtool.runtime.question.values import Entity
 
     tpl = compile_item(

@@ -217,7 +217,9 @@ def _time(
         return "covered"
     dates = _entity_dates(schema, shape.tables)
     entity = {w for t in shape.tables for w in lemmas(words_of(schema.tables.get(t, t)))}
-    words = " ".join(w for w in lemmas(_words_before(text, m)) if w not in entity)
+    # the words as written (name_column reads their lemmas: a lemma read again may be a stop word)
+    words = " ".join(w for w in _words_before(text, m).split() if not set(lemmas(w)) & entity)
+    words = words if lemmas(words) else ""
     named = name_column(words, schema, shape.tables, dates=True) if words else None
     if named is None and words:  # a date a schema keeps as text ("shipped_on")
         named = name_column(words, schema, shape.tables, dates=False)

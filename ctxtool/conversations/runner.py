@@ -41,6 +41,7 @@ from ctxtool.conversations.vectors import (
     vectorize_turn,
 )
 from ctxtool.english.content import content_tokens
+from ctxtool.english.literals import find_literals
 from ctxtool.english.tokens import tokenize
 from ctxtool.errors import CtxtoolError, InputError
 from ctxtool.limits import checked_question
@@ -48,7 +49,6 @@ from ctxtool.runtime.answer import Answer, FacetApplied, TemplateUse, jsonable, 
 from ctxtool.runtime.core import Runtime
 from ctxtool.runtime.execute import rows_text
 from ctxtool.runtime.pipeline import AskContext
-from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.templates import sqlparts
 from ctxtool.runtime.templates.vocabulary import table_words
 

@@ -13,9 +13,9 @@ import re
 
 from ctxtool.english.content import content_tokens
 from ctxtool.english.lexicon import DURATION_SECONDS, STOPWORDS
+from ctxtool.english.literals import find_literals
 from ctxtool.english.tokens import lemma
 from ctxtool.mentions.types import NumberMention, Span
-from ctxtool.runtime.question.literals import find_literals
 
 _CURRENCY = re.compile(r"([$€£¥])\s*$")
 _CURRENCY_WORDS = frozenset({"dollar", "euro", "pound", "yen", "cent", "usd", "eur", "gbp"})

@@ -15,6 +15,7 @@ from typing import Any
 
 from ctxtool.contextset import ContextSet, normalize_legacy
 from ctxtool.dialects import normalize, positional_style
+from ctxtool.english.literals import Literal, find_literals
 from ctxtool.errors import CtxtoolError, InputError
 from ctxtool.limits import checked_question, max_question_chars
 from ctxtool.runtime import pipeline
@@ -27,7 +28,6 @@ from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.pipeline import AskContext
 from ctxtool.runtime.plan import Plan, plan_from
 from ctxtool.runtime.question.linking import LinkedValue, ValueLinker
-from ctxtool.runtime.question.literals import Literal, find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.spelling import Speller
 from ctxtool.runtime.question.values import Entity
@@ -117,6 +117,7 @@ class Runtime:
         self.object_list = {o.lower().split(".")[-1] for o in object_list} if object_list else None
         self._snapshot = snapshot
         self._secrets: set[tuple[str, str]] | None = None  # the snapshot's secret columns
+        self._graph: Any = None
         self._llm = llm
         self._use_llm = use_llm
         # how the model is called (ctxtool.llm.settings): ModelSettings, or the explicit values of a
@@ -184,6 +185,18 @@ class Runtime:
                 raise InputError("no schema: pass a snapshot or a database (--dsn)")
             self._snapshot = self.connector.introspect()
         return self._snapshot
+
+    def graph(self) -> Any:
+        """The schema's tables, column types and foreign keys (:class:`ctxtool.compose.SchemaGraph`),
+        built once from the snapshot; empty without one. Composition reads it."""
+        if self._graph is None:
+            from ctxtool.compose import SchemaGraph  # the SQL parser loads with composition only
+
+            try:
+                self._graph = SchemaGraph.from_snapshot(self.snapshot())
+            except CtxtoolError:
+                self._graph = SchemaGraph()
+        return self._graph
 
     def allowed_objects(self) -> set[str] | None:
         """Tables and views SQL written by a model may read: the ``object_list``, else the snapshot's."""

@@ -4,11 +4,11 @@ Every stage has one signature, ``stage(asking) -> None``: it reads what the stag
 :class:`Asking` (the question, the candidates, the decision, the plan) and adds its own; a stage
 that settles the answer early (the ``chat`` action, ``showprompt``, a question asked back or
 declined) marks it ``done``. :data:`STAGES` is the order, as sqlglot's optimizer declares its
-``RULES``; :func:`run` runs them. A stage that composes candidates or edits a previous answer goes
-into the tuple at its place; nothing else changes.
+``RULES``; :func:`run` runs them. The ``compose`` stage reads the chosen candidate against the
+question's typed parts (:mod:`ctxtool.runtime.composition`).
 
-    read -> chat -> link -> match -> rank -> decide -> plan -> prompt -> ask_model -> ask_back
-         -> answer -> execute -> present
+    read -> chat -> link -> match -> rank -> decide -> plan -> compose -> prompt -> ask_model
+         -> ask_back -> answer -> execute -> present
 """
 
 from __future__ import annotations
@@ -18,19 +18,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ctxtool.english.literals import find_literals
 from ctxtool.errors import InputError
+from ctxtool.runtime import composition
 from ctxtool.runtime.answer import Answer
 from ctxtool.runtime.decide import ranking
 from ctxtool.runtime.decide.decide import Decision, ask_back, decide
 from ctxtool.runtime.execute import rows_text
 from ctxtool.runtime.execute import run as run_sql
 from ctxtool.runtime.llm import model as modelsql
-from ctxtool.runtime.matching.candidate import Candidate
+from ctxtool.runtime.matching.candidate import Candidate, Finding
 from ctxtool.runtime.matching.matcher import Matcher
 from ctxtool.runtime.plan import Plan, plan_from
 from ctxtool.runtime.present import explain_sql, narrate_answer
 from ctxtool.runtime.question.linking import ValueLinker
-from ctxtool.runtime.question.literals import find_literals
 from ctxtool.runtime.question.question import Question
 from ctxtool.runtime.question.spelling import Speller
 from ctxtool.runtime.question.values import entities_of
@@ -69,6 +70,10 @@ class Resources(Protocol):
     def llm(self) -> Any: ...
 
     def secret_in(self, sql: str) -> str | None: ...
+
+    def graph(self) -> Any: ...
+
+    def allowed_objects(self) -> set[str] | None: ...
 
 
 @dataclass
@@ -176,6 +181,59 @@ def plan(a: Asking) -> None:
         a.decision = Decision("none")
 
 
+def compose_stage(a: Asking) -> None:
+    """The question's typed parts (times, numbers, values, groupings, orders) against the chosen
+    template: its answer with the edits that use them (conditions, a time re-bound or added, a
+    grouping, a limit), or no answer when a part that carries meaning would be left unused (the
+    ``compose`` phase of the check catalogue); a question no template answered confidently, by its
+    best candidate plus edits that use every part of it."""
+    d = a.decision
+    q = a.question
+    if d is None or q is None or d.kind == "ask back" or d.source != "template":
+        return
+    if d.kind == "answer" and a.plan is not None and d.candidate is not None:
+        cand, base = d.candidate, a.plan
+    elif d.kind == "none" and a.candidates and composition.close_enough(a.candidates[0]):
+        cand = a.candidates[0]
+        try:
+            base = plan_from(cand, list(q.values), a.runtime.dialect, q.written_words)
+        except (InjectError, InputError):
+            return
+    else:
+        return
+    if not composition.worth_reading(q, cand):
+        return
+    rt = a.runtime
+    graph = rt.graph()
+    findings = composition.review(q, cand, base.sql, base.params, rt.dialect, graph)
+    reading = cand.composition
+    if reading is None:
+        return
+    if d.kind == "answer":
+        cand.findings.extend(findings)
+        if any(f.factor == 0 for f in findings):
+            a.plan, a.decision = None, Decision("none", reason=findings[0].reason)
+            return
+        edits = reading.needed()
+        if not edits:
+            return
+    elif findings:  # the closest template, and what it cannot use: said in the decline
+        cand.findings.extend(findings)
+        a.decision = Decision("none", reason=findings[0].reason)
+        return
+    elif not reading.composes or not reading.needed() or not reading.uses_everything(q.text):
+        return  # (a declined candidate is composed for a time, a number or a value, not an order alone)
+    else:
+        edits = reading.edits.edits
+    composed = composition.composed_plan(reading, base, rt.dialect, graph, rt.allowed_objects(), edits)
+    if isinstance(composed, str):  # the edits cannot be made: the parts they were for go unused
+        if d.kind == "answer" and reading.failed(composed):
+            cand.findings.append(Finding(composed, 0.0, "unused_part", "compose"))
+            a.plan, a.decision = None, Decision("none", reason=composed)
+        return
+    a.plan, a.decision = composed, Decision("answer", cand, "composed")
+
+
 def prompt(a: Asking) -> None:
     """``showprompt``: the messages the model would get (and the plan, when there is one)."""
     if a.action != "showprompt":
@@ -269,6 +327,7 @@ STAGES: tuple[Stage, ...] = (
     rank,
     decide_stage,
     plan,
+    compose_stage,
     prompt,
     ask_model,
     withhold_secrets,

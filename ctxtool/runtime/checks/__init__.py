@@ -2,7 +2,7 @@
 (:mod:`.registry`), by what it reads: the operator words (:mod:`.operators`), the values
 (:mod:`.values`), the conditions (:mod:`.conditions`), the measures computed (:mod:`.measures`), the
 columns returned (:mod:`.shape`), the groups (:mod:`.grouping`) and the things and columns named
-(:mod:`.schema`). Importing this package registers them all; docs/runtime.md lists them.
+(:mod:`.schema`), and the question's typed parts against the answer chosen (:mod:`.parts`). Importing this package registers them all; docs/runtime.md lists them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from ctxtool.runtime.checks import (  # noqa: F401 (each module registers its ch
     grouping,
     measures,
     operators,
+    parts,
     schema,
     shape,
     values,

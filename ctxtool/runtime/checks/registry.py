@@ -13,7 +13,11 @@ Phases, in the order they run:
 - ``words``: the template's wording, its facets and values against the question's words (run for
   each wording of the template; the best wording is kept);
 - ``sql``: what the template's SQL computes against what the question asks (run on the candidates
-  shortlisted by the first two phases).
+  shortlisted by the first two phases);
+- ``compose``: the decided candidate's bound SQL against the question's typed parts (times, numbers,
+  values, groupings, orders, measures: :mod:`ctxtool.runtime.composition`), run by the runtime's
+  ``compose`` stage once a candidate is chosen. Its findings do not change the evidence: a finding
+  of factor 0 stops that answer (it is asked back or declined, saying the finding's reason).
 
 docs/runtime.md lists every check with an example that passes and one that fails; the cases in
 ``tests/data/checks/*.json`` run each check on its own (``tests/test_checks.py``).
@@ -33,7 +37,7 @@ from ctxtool.runtime.templates.facts import TemplateFacts
 
 __all__ = ["CATALOGUE", "PHASES", "Check", "Finding", "check", "checks_of", "product", "run"]
 
-PHASES = ("slots", "words", "sql")
+PHASES = ("slots", "words", "sql", "compose")
 
 
 CheckFunction = Callable[[Question, Candidate, TemplateFacts], Finding | None]

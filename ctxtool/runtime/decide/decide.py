@@ -36,6 +36,7 @@ class Decision:
     candidate: Candidate | None = None
     source: str = "template"  # "template" | "followup"
     choices: list[str] = field(default_factory=list)
+    reason: str = ""  # why a chosen candidate is not answered (a compose-phase check's finding)
 
 
 def decide(
@@ -105,6 +106,8 @@ def ask_back(
         else:
             ans.status = "declined"
             ans.text = "No confident answer: no template of this set covers the question."
+        if decision.reason:
+            ans.text = f"No confident answer. {decision.reason}"
     else:
         ans.text = "The question is ambiguous; did you mean one of these?"
     best = cands[0] if cands else None

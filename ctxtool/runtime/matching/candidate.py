@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 from ctxtool.runtime.templates.compiled import Compiled, Phrasing
 
@@ -59,6 +60,9 @@ class Candidate:
     explained_by: dict[str, str] = field(default_factory=dict)
     apart: set[int] = field(default_factory=set)  # templates the question tells apart (decide/ranking.py)
     notes: list[str] = field(default_factory=list)  # what the ranking and follow-ups say of it
+    # its bound SQL against the question's typed parts (runtime/composition.py: a Reading), read by the
+    # compose stage once it is chosen; the compose phase's checks read it
+    composition: Any = None
 
     @property
     def explained(self) -> set[str]:

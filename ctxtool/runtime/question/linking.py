@@ -22,9 +22,9 @@ from typing import Any
 
 from ctxtool.english.content import content_tokens, operator_spans
 from ctxtool.english.lexicon import CANONICAL_WORDS, STOPWORDS
+from ctxtool.english.literals import Literal
 from ctxtool.english.tokens import Token, stem, tokenize
 from ctxtool.errors import CtxtoolError
-from ctxtool.runtime.question.literals import Literal
 
 MAX_NGRAM = 5
 MAX_PHRASES = 16  # value searches run per phrase: bound the round trips of one question

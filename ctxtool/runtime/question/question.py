@@ -12,10 +12,10 @@ from functools import cached_property
 
 from ctxtool.english import reading
 from ctxtool.english.content import content_tokens
+from ctxtool.english.literals import Literal
 from ctxtool.english.reading import Reading
 from ctxtool.english.tokens import Token, tokenize
 from ctxtool.runtime.question.linking import LinkedValue
-from ctxtool.runtime.question.literals import Literal
 from ctxtool.runtime.question.values import Entity
 from ctxtool.runtime.templates.vocabulary import SetFacts
 

@@ -22,8 +22,8 @@ from functools import lru_cache
 from ctxtool.english import lemmas, thesaurus
 from ctxtool.english.content import content_tokens
 from ctxtool.english.lexicon import CANONICAL_WORDS
+from ctxtool.english.literals import QUOTED
 from ctxtool.english.spelling import edits1
-from ctxtool.runtime.question.literals import QUOTED
 
 SLIP_MIN = 5  # the shortest word read as another by an inserted, dropped or changed letter
 SWAP_MIN = 4  # the shortest word read as another by two letters swapped

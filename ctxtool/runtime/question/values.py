@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ctxtool.english.literals import Literal
 from ctxtool.runtime.question.linking import LinkedValue, descriptor_tokens
-from ctxtool.runtime.question.literals import Literal
 
 
 @dataclass
