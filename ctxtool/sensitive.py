@@ -154,12 +154,14 @@ def reads_secret(sql: str, dialect: str, snapshot: dict[str, Any] | None = None)
 
 def _serves(column: Any, exp: Any) -> bool:
     """Whether a column reference can put its values in front of someone: it is returned (not inside
-    a WHERE, HAVING, JOIN, ORDER BY or GROUP BY), or compared there with constants or parameters only
+    a WHERE, HAVING, JOIN, ORDER BY, GROUP BY or a COUNT), or compared there with constants or parameters only
     (``password = $1`` answers guesses). Compared with another column (a join, ``ssn IN (SELECT ssn
     ...)``), its values stay in the database."""
     comparison = None
     node, child = column.parent, column
     while node is not None:
+        if isinstance(node, exp.Count):
+            return False  # how many, never which
         if comparison is None and isinstance(node, exp.Predicate):
             comparison = (node, child)
         if isinstance(node, exp.Where | exp.Having | exp.Join | exp.Order | exp.Group):

@@ -158,4 +158,5 @@ def test_a_secret_used_only_to_join_is_not_served():
     assert reads_secret("SELECT name FROM scientists WHERE ssn = $1", "postgres")
     assert reads_secret("SELECT name FROM staff WHERE lower(password) LIKE 'a%'", "postgres")
     assert reads_secret("SELECT max(password) FROM staff", "postgres")
+    assert reads_secret("SELECT count(DISTINCT ssn) FROM patient", "postgres") is None  # how many, not which
     assert reads_secret("WITH x AS (SELECT password FROM staff) SELECT * FROM x", "postgres")
