@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import sqlglot
@@ -24,10 +25,20 @@ from ctxtool.runtime.templates.sqlread import all_aliases, table_aliases
 
 
 def parse(sql: str, dialect: str) -> exp.Expression:
+    """The tree of ``sql``, the caller's own to change: a template's SQL is parsed once per process
+    (each question that composes on it gets a copy, cheaper than parsing again)."""
+    tree = _parsed(sql, dialect)
+    if isinstance(tree, str):
+        raise InputError(tree)
+    return tree.copy()
+
+
+@lru_cache(maxsize=4096)
+def _parsed(sql: str, dialect: str) -> exp.Expression | str:
     try:
         return sqlglot.parse_one(sql, read=sqlglot_dialect(dialect))
     except sqlglot.errors.SqlglotError as exc:
-        raise InputError(f"cannot parse SQL: {str(exc).splitlines()[0]}") from None
+        return f"cannot parse SQL: {str(exc).splitlines()[0]}"
 
 
 def generate(tree: exp.Expression, dialect: str) -> str:
