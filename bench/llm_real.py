@@ -193,13 +193,12 @@ def main() -> int:
 
 
 def run_steps(steps: Steps, dsn: str, work: Path) -> None:
-    from ctxtool.runtime.llmsql import SQL_TOOL
-
     from ctxtool.conversations.runner import ConversationRunner
     from ctxtool.conversations.store import SQLiteStore
     from ctxtool.embeddings import get_embedder
     from ctxtool.llm import ChatClient
     from ctxtool.runtime import Runtime
+    from ctxtool.runtime.llm.prompt import SQL_TOOL
 
     client = ChatClient.from_env(timeout=120)
 
